@@ -1,0 +1,84 @@
+"""Moves as data: what a player can do on a turn, and what a round records.
+
+`Play(card, capture)` plays a card from the hand: with a `capture` group it is
+LLEVAR, with an empty one it is DEJAR EN LA MESA. `Claim(group)` is «LLEVAR EL
+15»: it takes the card the previous player left plus `group`, other table cards
+that make 15 with it. Both keep their card groups in canonical order so that
+equal moves compare equal whatever order a client sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from escoba.engine.cards import NOTATION, Card, cards_str, parse_card, parse_cards
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    card: Card
+    capture: tuple[Card, ...] = ()
+
+    @property
+    def leaves(self) -> bool:
+        return not self.capture
+
+    def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
+        return (1, int(self.card), tuple(int(c) for c in self.capture))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "play", "card": NOTATION[self.card], "capture": cards_str(self.capture)}
+
+    def __str__(self) -> str:
+        if not self.capture:
+            return f"{NOTATION[self.card]} a la mesa"
+        return f"{NOTATION[self.card]} lleva {' '.join(cards_str(self.capture))}"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    group: tuple[Card, ...]
+
+    def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
+        return (0, 0, tuple(int(c) for c in self.group))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "claim", "group": cards_str(self.group)}
+
+    def __str__(self) -> str:
+        return f"LLEVAR EL 15 con {' '.join(cards_str(self.group))}"
+
+
+Action = Play | Claim
+
+
+def make_play(card: Card, capture: tuple[Card, ...] | list[Card] = ()) -> Play:
+    return Play(card, tuple(sorted(capture)))
+
+
+def make_claim(group: tuple[Card, ...] | list[Card]) -> Claim:
+    return Claim(tuple(sorted(group)))
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """Parse `{"type": "play", "card": "7D", "capture": ["8D"]}` or
+    `{"type": "claim", "group": ["4S", "6C"]}`; raises ValueError (with a
+    message a person can read) on anything else."""
+    if not isinstance(data, dict):
+        raise ValueError("La jugada debe ser un objeto JSON")
+    kind = data.get("type")
+    if kind == "play":
+        card_text = data.get("card")
+        if not isinstance(card_text, str):
+            raise ValueError("Falta la carta que juegas")
+        capture = data.get("capture", [])
+        if not isinstance(capture, list) or not all(isinstance(c, str) for c in capture):
+            raise ValueError('Las cartas que llevas deben ser una lista como ["8D", "4S"]')
+        return make_play(parse_card(card_text), parse_cards(capture))
+    if kind == "claim":
+        group = data.get("group", data.get("cards"))
+        if not isinstance(group, list) or not all(isinstance(c, str) for c in group):
+            raise ValueError('Para LLEVAR EL 15 indica las cartas de la mesa: ["4S", "6C"]')
+        return make_claim(parse_cards(group))
+    raise ValueError("Tipo de jugada desconocido: usa «play» o «claim»")

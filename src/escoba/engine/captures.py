@@ -1,0 +1,94 @@
+"""Which table cards make 15 with a card: the one search every rule leans on.
+
+`capture_groups` runs inside robot search millions of times. Cards sort by
+value (see `cards`), so a sorted table has sorted values; the subset-sum over
+those values is memoised (tables share value patterns far more often than
+cards), and its answer, positions in the sorted table, maps straight back to
+card groups that are already in canonical order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from escoba.engine.cards import FIFTEEN, VALUE, Card
+
+Group = tuple[Card, ...]
+IndexGroups = tuple[tuple[int, ...], ...]
+
+_MEMO_LIMIT: Final = 500_000
+# (target, sorted values of the table) -> positions in the table, each group
+# ascending and the groups in lexicographic order
+_memo: dict[tuple[int, tuple[int, ...]], IndexGroups] = {}
+
+
+def _solve(target: int, values: tuple[int, ...]) -> IndexGroups:
+    """Every set of positions in ascending `values` that sums to `target`."""
+    n = len(values)
+    out: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+
+    def walk(start: int, remaining: int) -> None:
+        for i in range(start, n):
+            v = values[i]
+            if v > remaining:
+                return  # ascending: nothing further fits
+            chosen.append(i)
+            if v == remaining:
+                out.append(tuple(chosen))
+            else:
+                walk(i + 1, remaining - v)
+            chosen.pop()
+
+    if target > 0:
+        walk(0, target)
+    out.sort()
+    return tuple(out)
+
+
+def index_groups(target: int, values: tuple[int, ...]) -> IndexGroups:
+    key = (target, values)
+    found = _memo.get(key)
+    if found is None:
+        found = _solve(target, values)
+        if len(_memo) >= _MEMO_LIMIT:
+            _memo.clear()
+        _memo[key] = found
+    return found
+
+
+def capture_groups(card: int, table: Iterable[Card]) -> tuple[Group, ...]:
+    """All groups of table cards that make 15 with `card`, each group in
+    canonical (card-number) order and the groups sorted. Empty when the card
+    takes nothing."""
+    tbl = sorted(table)
+    if not tbl:
+        return ()
+    idx = index_groups(FIFTEEN - VALUE[card], tuple([VALUE[c] for c in tbl]))
+    if not idx:
+        return ()
+    get = tbl.__getitem__
+    return tuple([tuple(map(get, g)) for g in idx])
+
+
+def groups_for_hand(
+    hand: Sequence[Card], table: Iterable[Card]
+) -> list[tuple[Card, tuple[Group, ...]]]:
+    """`capture_groups` for each card of a hand, sorting the table once."""
+    tbl = sorted(table)
+    values = tuple([VALUE[c] for c in tbl])
+    get = tbl.__getitem__
+    out = []
+    for card in hand:
+        idx = index_groups(FIFTEEN - VALUE[card], values) if tbl else ()
+        out.append((card, tuple([tuple(map(get, g)) for g in idx])))
+    return out
+
+
+def can_capture(card: int, table: Sequence[Card]) -> bool:
+    """Whether `card` makes 15 with some group of `table` (cheaper than listing)."""
+    if not table:
+        return False
+    values = tuple(sorted([VALUE[c] for c in table]))
+    return bool(index_groups(FIFTEEN - VALUE[card], values))
