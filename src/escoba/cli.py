@@ -19,6 +19,11 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def _root() -> None:
+    """Escoba del 15."""
+
+
 @app.command()
 def demo(seed: int = typer.Option(None, help="Seed for a reproducible deal.")) -> None:
     """Print one round of a simulated 2-player game, play by play."""
