@@ -361,7 +361,8 @@ def _apply_play(state: GameState, seat: int, action: Play) -> tuple[GameState, l
         table_take=rs.table_take,
         history=(*rs.history, record),
     )
-    if hands_empty and not deck:
+    # the round ends when the last card is down, not when ÚLTIMAS is dealt
+    if not any(new_hands) and not deck:
         return _end_round(state, new_round, events)
     return _replace_round(state, new_round), events
 
