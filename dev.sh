@@ -38,7 +38,7 @@ shift || true
 case "$cmd" in
   run)
     setup
-    exec "$VENV/bin/escoba" demo "$@"
+    exec "$VENV/bin/escoba" serve "$@"
     ;;
   test)
     setup

@@ -1,0 +1,267 @@
+"""The JSON API over the same service (OpenAPI at /docs): anyone can write a
+client or a robot. A seat is identified by its token, sent as
+`Authorization: Bearer <token>`; without one you are a spectator."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request, status
+from pydantic import BaseModel, Field
+
+from escoba import engine as eng
+from escoba.web.deps import ServiceDep, bearer_token
+from escoba.web.pages import ChatLine, TablePage
+from escoba.web.service import Invalid
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+TokenDep = Annotated[str | None, Depends(bearer_token)]
+Invite = Annotated[str, Field(min_length=8, max_length=64)]
+
+
+class ErrorOut(BaseModel):
+    error: str = Field(description="A stable code, e.g. `stale`, `not_your_turn`.")
+    message: str = Field(description="What went wrong, in words a player understands.")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422, 429, 503)
+}
+
+
+class CreateIn(BaseModel):
+    name: str = Field(max_length=200, description="Your name at the table.")
+    target: Literal[21, 31] = 21
+
+
+class JoinIn(BaseModel):
+    name: str = Field(max_length=200)
+
+
+class SeatOut(BaseModel):
+    invite: str
+    token: str = Field(description="Keep it secret: it is your seat. Send it as a bearer token.")
+    position: int
+    table_url: str
+    continue_url: str = Field(description="Opens this seat in any browser.")
+
+
+class VersionIn(BaseModel):
+    version: int = Field(description="The table version your command was made on.")
+
+
+class RobotIn(VersionIn):
+    robot: Literal["carmen", "tito", "luna"]
+
+
+class PositionIn(VersionIn):
+    position: int = Field(ge=0, le=3)
+
+
+class ActionIn(BaseModel):
+    type: Literal["play", "claim"]
+    card: str | None = Field(default=None, max_length=4, description="play: the hand card")
+    capture: list[str] = Field(
+        default_factory=list, max_length=40, description="play: table cards taken"
+    )
+    group: list[str] = Field(
+        default_factory=list, max_length=40, description="claim: the other table cards"
+    )
+
+
+class ActIn(VersionIn):
+    action: ActionIn
+
+
+class RematchIn(VersionIn):
+    pairs: Literal["keep", "change"] | None = Field(
+        default=None, description="With four, the creator: MANTENER (keep) or CAMBIAR (change)."
+    )
+
+
+class ChatIn(BaseModel):
+    text: str = Field(max_length=2000)
+
+
+class OkOut(BaseModel):
+    version: int
+
+
+class SeatPublic(BaseModel):
+    position: int
+    name: str
+    robot: str | None
+    game_seat: int | None
+    creator: bool
+    you: bool
+
+
+class ChatOut(BaseModel):
+    id: int
+    position: int
+    name: str
+    text: str
+    at: str
+
+
+class TableOut(BaseModel):
+    invite: str
+    status: str
+    target: int
+    version: int
+    game_number: int
+    seats: list[SeatPublic]
+    you: int | None = Field(description="Your lobby position, or null for a spectator.")
+    names: list[str] = Field(description="Player names by engine seat (play order).")
+    view: dict[str, Any] | None = Field(
+        description="Your seat's view of the game (no hidden card)."
+    )
+    result: str | None
+    can: dict[str, bool]
+
+
+def _chat_out(line: ChatLine) -> ChatOut:
+    return ChatOut(
+        id=line.id, position=line.position, name=line.name, text=line.text, at=line.at.isoformat()
+    )
+
+
+def table_out(page: TablePage) -> TableOut:
+    return TableOut(
+        invite=page.invite,
+        status=page.status.value,
+        target=page.target,
+        version=page.version,
+        game_number=page.game_number,
+        seats=[
+            SeatPublic(
+                position=s.position,
+                name=s.name,
+                robot=s.robot,
+                game_seat=s.game_seat,
+                creator=s.is_creator,
+                you=s.is_you,
+            )
+            for s in page.seats
+        ],
+        you=None if page.you is None else page.you.position,
+        names=list(page.names),
+        view=None if page.view is None else page.view.to_dict(),
+        result=page.result_text,
+        can={
+            "join": page.can_join,
+            "start": page.can_start,
+            "manage": page.can_manage,
+            "chat": page.can_chat,
+            "leave": page.can_leave,
+            "next_round": page.can_next_round,
+            "absence": page.absence_available,
+            "rematch": page.rematch_possible and not page.rematch_accepted_by_you,
+        },
+    )
+
+
+def _seat_out(request: Request, invite: str, token: str, position: int) -> SeatOut:
+    base = str(request.base_url).rstrip("/")
+    return SeatOut(
+        invite=invite,
+        token=token,
+        position=position,
+        table_url=f"{base}/t/{invite}",
+        continue_url=f"{base}/t/{invite}/continue/{token}",
+    )
+
+
+@router.post("/tables", status_code=status.HTTP_201_CREATED, responses=ERRORS)
+def create_table(body: CreateIn, service: ServiceDep, request: Request) -> SeatOut:
+    """Open a table; you take the first seat and deal the first round."""
+    joined = service.create_table(body.name, body.target)
+    return _seat_out(request, joined.invite, joined.token, joined.position)
+
+
+@router.post("/tables/{invite}/seats", status_code=status.HTTP_201_CREATED, responses=ERRORS)
+def join_table(invite: Invite, body: JoinIn, service: ServiceDep, request: Request) -> SeatOut:
+    """Take a free seat before the game starts."""
+    joined = service.join(invite, body.name)
+    return _seat_out(request, joined.invite, joined.token, joined.position)
+
+
+@router.get("/tables/{invite}", responses=ERRORS)
+def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> TableOut:
+    """The table as your seat sees it (a spectator's view without a token)."""
+    return table_out(service.page(invite, token))
+
+
+@router.post("/tables/{invite}/robots", responses=ERRORS)
+def add_robot(invite: Invite, body: RobotIn, service: ServiceDep, token: TokenDep) -> OkOut:
+    return OkOut(version=service.add_robot(invite, token, body.version, body.robot).version)
+
+
+@router.post("/tables/{invite}/robots/remove", responses=ERRORS)
+def remove_robot(invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+    return OkOut(version=service.remove_robot(invite, token, body.version, body.position).version)
+
+
+@router.post("/tables/{invite}/partner", responses=ERRORS)
+def choose_partner(invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+    """LAS PAREJAS: with four, the creator's partner sits opposite."""
+    return OkOut(version=service.choose_partner(invite, token, body.version, body.position).version)
+
+
+@router.post("/tables/{invite}/start", responses=ERRORS)
+def start(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+    return OkOut(version=service.start(invite, token, body.version).version)
+
+
+@router.post("/tables/{invite}/actions", responses=ERRORS)
+def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep) -> OkOut:
+    """Play a card (`play`: with `capture` to take cards, empty to leave it on
+    the table) or take the 15 that was left (`claim`, with `group`)."""
+    try:
+        action = eng.action_from_dict(body.action.model_dump())
+    except ValueError as err:
+        raise Invalid(str(err), "bad_action") from err
+    return OkOut(version=service.act(invite, token, body.version, action).version)
+
+
+@router.post("/tables/{invite}/next-round", responses=ERRORS)
+def next_round(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+    """SIGUIENTE RONDA."""
+    return OkOut(version=service.next_round(invite, token, body.version).version)
+
+
+@router.post("/tables/{invite}/abandon", responses=ERRORS)
+def abandon(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+    """ABANDONAR: your side loses and the game ends."""
+    return OkOut(version=service.abandon(invite, token, body.version).version)
+
+
+@router.post("/tables/{invite}/absence", responses=ERRORS)
+def absence(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+    """TERMINAR POR AUSENCIA, once the player on turn has been idle over 48 hours."""
+    return OkOut(version=service.end_for_absence(invite, token, body.version).version)
+
+
+@router.post("/tables/{invite}/rematch", responses=ERRORS)
+def rematch(invite: Invite, body: RematchIn, service: ServiceDep, token: TokenDep) -> OkOut:
+    return OkOut(version=service.accept_rematch(invite, token, body.version, body.pairs).version)
+
+
+@router.get("/tables/{invite}/chat", responses=ERRORS)
+def read_chat(
+    invite: Invite, service: ServiceDep, after: Annotated[int, Query(ge=0)] = 0
+) -> list[ChatOut]:
+    return [_chat_out(line) for line in service.chat_lines(invite, after)]
+
+
+@router.post("/tables/{invite}/chat", status_code=status.HTTP_201_CREATED, responses=ERRORS)
+def write_chat(invite: Invite, body: ChatIn, service: ServiceDep, token: TokenDep) -> OkOut:
+    """Seated players write; spectators read only."""
+    return OkOut(version=service.chat(invite, token, body.text).version)
+
+
+@router.get("/tables/{invite}/record", responses=ERRORS)
+def record(invite: Invite, service: ServiceDep) -> dict[str, Any]:
+    """The game record (`escoba-record/1`) once the game is over."""
+    return service.record(invite)

@@ -1,0 +1,110 @@
+"""Connections and transactions. SQLite runs in WAL mode; a write transaction
+begins IMMEDIATE, so two racing writers queue for the lock instead of failing
+half-way with «database is locked». On PostgreSQL a command locks its table row
+(SELECT … FOR UPDATE). Migrations (Alembic) make the schema, in tests too."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from escoba.web.models import SecretRow
+
+# the repository's migrations/ (the package is installed in editable mode)
+MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
+
+
+def _sqlite_engine(url: str, immediate: bool) -> Engine:
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        pool_size=8,
+        max_overflow=16,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+class Database:
+    """The app's two session factories: `write()` for commands, `read()` for
+    pages (on SQLite the read side never takes the write lock)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            self.write_engine = _sqlite_engine(url, immediate=True)
+            self.read_engine = _sqlite_engine(url, immediate=False)
+        else:
+            self.write_engine = create_engine(
+                url, pool_size=10, max_overflow=20, pool_pre_ping=True
+            )
+            self.read_engine = self.write_engine
+        self._write = sessionmaker(self.write_engine, expire_on_commit=False)
+        self._read = sessionmaker(self.read_engine, expire_on_commit=False)
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        with self._write() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with self._read() as session, session.begin():
+            yield session
+
+    def migrate(self) -> None:
+        migrate(self.url)
+
+    def secret(self, name: str = "cookie") -> str:
+        """A site secret kept in the database, made on first use, so every
+        process on the same database signs alike."""
+        with self.read() as session:
+            row = session.get(SecretRow, name)
+            if row is not None:
+                return row.value
+        with self.write() as session:
+            row = session.execute(select(SecretRow).where(SecretRow.name == name)).scalar()
+            if row is None:
+                row = SecretRow(name=name, value=secrets.token_hex(32))
+                session.add(row)
+            return row.value
+
+    def dispose(self) -> None:
+        self.write_engine.dispose()
+        if self.read_engine is not self.write_engine:
+            self.read_engine.dispose()
+
+
+def alembic_config(url: str) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def migrate(url: str) -> None:
+    """Bring the schema to the newest migration (idempotent)."""
+    command.upgrade(alembic_config(url), "head")

@@ -1,0 +1,81 @@
+"""Typed dependencies shared by the HTML and JSON routers: the service, and the
+seat token a request carries (a signed HttpOnly cookie in the browser, a bearer
+token on the API)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request, Response
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from escoba.web.live import Broker
+from escoba.web.service import TableService
+from escoba.web.settings import Settings
+
+COOKIE_PREFIX = "seat_"
+DECK_COOKIE = "deck"
+COOKIE_MAX_AGE = 60 * 60 * 24 * 365
+
+
+@dataclass
+class AppContext:
+    settings: Settings
+    service: TableService
+    broker: Broker
+    signer: URLSafeSerializer
+
+
+def get_context(request: Request) -> AppContext:
+    ctx: AppContext = request.app.state.ctx
+    return ctx
+
+
+ContextDep = Annotated[AppContext, Depends(get_context)]
+
+
+def get_service(ctx: ContextDep) -> TableService:
+    return ctx.service
+
+
+ServiceDep = Annotated[TableService, Depends(get_service)]
+
+
+def cookie_name(invite: str) -> str:
+    return COOKIE_PREFIX + invite
+
+
+def seat_token_from_cookie(request: Request, ctx: AppContext, invite: str) -> str | None:
+    """The seat token in this table's cookie, or None if absent or tampered."""
+    raw = request.cookies.get(cookie_name(invite))
+    if not raw:
+        return None
+    try:
+        data = ctx.signer.loads(raw)
+    except BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("i") != invite:
+        return None  # a cookie signed for another table
+    token = data.get("t")
+    return token if isinstance(token, str) else None
+
+
+def set_seat_cookie(response: Response, ctx: AppContext, invite: str, token: str) -> None:
+    response.set_cookie(
+        cookie_name(invite),
+        ctx.signer.dumps({"i": invite, "t": token}),
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=ctx.settings.secure_cookies,
+        path="/",
+    )
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()

@@ -1,0 +1,67 @@
+"""What a page shows one viewer: built by the service, rendered by templates and
+the JSON API. It carries a seat's engine `View` (never a state), so a page can
+only show what that viewer may know."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from escoba.engine import View
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"  # seats filling; the creator starts the game
+    PLAYING = "playing"  # a game is on (between rounds too)
+    FINISHED = "finished"  # the game ended (points, abandon, absence); rematch possible
+    EXPIRED = "expired"  # 7 days without a game action
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    position: int  # lobby position 0..3 (0 is the creator)
+    name: str
+    is_robot: bool
+    robot: str | None  # "carmen" | "tito" | "luna"
+    game_seat: int | None  # engine seat in play order, once the game started
+    is_creator: bool
+    is_you: bool
+    rematch_accepted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    id: int
+    position: int
+    name: str
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TablePage:
+    invite: str
+    status: TableStatus
+    target: int
+    version: int  # every command must name the version it was made on
+    seats: tuple[SeatRow, ...]  # lobby positions, sorted
+    you: SeatRow | None  # None: a spectator (or a visitor who may still sit)
+    view: View | None  # None in the lobby
+    names: tuple[str, ...]  # by engine seat, while a game exists
+    chat: tuple[ChatLine, ...]
+    game_number: int
+    can_join: bool  # a free seat in the lobby
+    can_start: bool  # you are the creator and 2-4 are seated
+    can_manage: bool  # you are the creator in the lobby (robots, partner)
+    partner_position: int | None  # LAS PAREJAS, with four
+    can_chat: bool
+    absence_available: bool  # TERMINAR POR AUSENCIA may be pressed by you now
+    absent_seat: int | None  # engine seat idle > 48 h, if any
+    can_leave: bool  # ABANDONAR / SALIR DEL JUEGO
+    can_next_round: bool  # SIGUIENTE RONDA
+    rematch_possible: bool  # the game ended on points
+    rematch_needs_pairs_choice: bool  # four players: MANTENER or CAMBIAR
+    rematch_accepted_by_you: bool
+    result_text: str | None
+    robots: tuple[str, ...] = field(default=("carmen", "tito", "luna"))

@@ -1,0 +1,925 @@
+"""The table service: the one path every command takes, whoever sends it (a
+person's browser, the JSON API, a robot, the absence button or the expiry job).
+
+A command runs in one write transaction: load the table (locked), check who is
+acting and the version the command was made on, apply it through the engine,
+append it to the action log, bump the version, commit — and only after the
+commit tell the watchers. A repeated or stale command changes nothing and gets
+a clear message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Protocol
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+
+from escoba import engine as eng
+from escoba.engine.serialize import state_from_dict, state_to_dict
+from escoba.web.clock import Clock
+from escoba.web.db import Database
+from escoba.web.models import ActionLogRow, ChatRow, SeatRow, TableRow
+from escoba.web.pages import ChatLine, TablePage, TableStatus
+from escoba.web.pages import SeatRow as SeatInfo
+from escoba.web.settings import Settings
+
+ROBOT_NAMES: dict[str, str] = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
+MAX_SEATS = 4
+CHAT_SHOWN = 50
+
+
+class ServiceError(Exception):
+    """A refused command: `message` is for people, `code` for programs and
+    `status` is the HTTP status the API answers with."""
+
+    status = 400
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class Conflict(ServiceError):
+    """The table moved on: a stale or repeated command."""
+
+    status = 409
+
+
+class Invalid(ServiceError):
+    status = 422
+
+
+class RateLimited(ServiceError):
+    status = 429
+
+
+class Busy(ServiceError):
+    status = 503
+
+
+class Notifier(Protocol):
+    def publish(self, table_id: int, version: int) -> None: ...
+
+
+class RobotBrain(Protocol):
+    def __call__(self, robot: str, view: eng.View, rng: random.Random) -> eng.Action: ...
+
+
+def robot_brain(robot: str, view: eng.View, rng: random.Random) -> eng.Action:
+    """The robots of escoba.bots, each seeing only its seat's view."""
+    from escoba.bots import get_robot
+
+    return get_robot(robot).choose(view, rng)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A seat or invite secret: 192 bits from the OS's CSPRNG."""
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    invite: str
+    token: str
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    table_id: int
+    version: int
+
+
+class TableService:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        notifier: Notifier,
+        brain: RobotBrain | None = None,
+        rng: random.Random | None = None,
+        on_robot_turn: Callable[[int], None] | None = None,
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+        self.notifier = notifier
+        self.brain: RobotBrain = brain or robot_brain
+        # Shuffles come from the OS's CSPRNG unless a test injects a seed.
+        self.rng = rng or random.SystemRandom()
+        self.on_robot_turn = on_robot_turn
+
+    # ------------------------------------------------------------------
+    # Creating and joining
+
+    def create_table(self, name: str, target: int) -> Joined:
+        name = self._clean_name(name)
+        if target not in eng.rules.SITE_TARGETS:
+            raise Invalid("La partida se juega a 21 o a 31 puntos.", "bad_target")
+        now = self.clock.now()
+        token = new_token()
+        invite = secrets.token_urlsafe(16)  # 128 bits: the link is the key
+        with self._write() as session:
+            table = TableRow(
+                invite=invite,
+                status=TableStatus.LOBBY.value,
+                target=target,
+                version=0,
+                game_number=0,
+                partner_position=None,
+                state=None,
+                created_at=now,
+                last_action_at=now,
+                turn_since=now,
+            )
+            session.add(table)
+            session.flush()
+            session.add(
+                SeatRow(
+                    table_id=table.id,
+                    position=0,
+                    name=name,
+                    robot=None,
+                    token_hash=hash_token(token),
+                    joined_at=now,
+                )
+            )
+            self._log(session, table, 0, "create", {"target": target, "name": name})
+            table.version = 1
+            table_id = table.id
+        self.notifier.publish(table_id, 1)
+        return Joined(invite=invite, token=token, position=0)
+
+    def join(self, invite: str, name: str) -> Joined:
+        name = self._clean_name(name)
+        token = new_token()
+
+        def command(session: Session, table: TableRow) -> None:
+            if table.status != TableStatus.LOBBY:
+                raise Conflict("La partida ya empezó: puedes mirarla.", "already_started")
+            position = self._free_position(table)
+            if position is None:
+                raise Conflict("La mesa está completa: puedes mirar la partida.", "table_full")
+            session.add(
+                SeatRow(
+                    table_id=table.id,
+                    position=position,
+                    name=name,
+                    robot=None,
+                    token_hash=hash_token(token),
+                    joined_at=self.clock.now(),
+                )
+            )
+            self._log(session, table, position, "join", {"name": name})
+
+        self._command(invite, None, None, command)
+        seat = self.seat_for(invite, token)
+        assert seat is not None
+        return Joined(invite=invite, token=token, position=seat.position)
+
+    def add_robot(self, invite: str, token: str | None, version: int, robot: str) -> Outcome:
+        if robot not in ROBOT_NAMES:
+            raise Invalid("Los robots son Carmen, Tito y Luna.", "unknown_robot")
+
+        def command(session: Session, table: TableRow) -> None:
+            self._require_creator_in_lobby(session, table, token)
+            position = self._free_position(table)
+            if position is None:
+                raise Conflict("No quedan lugares libres.", "table_full")
+            session.add(
+                SeatRow(
+                    table_id=table.id,
+                    position=position,
+                    name=ROBOT_NAMES[robot],
+                    robot=robot,
+                    token_hash=None,
+                    joined_at=self.clock.now(),
+                )
+            )
+            self._log(session, table, 0, "add_robot", {"robot": robot, "position": position})
+
+        return self._command(invite, token, version, command)
+
+    def remove_robot(self, invite: str, token: str | None, version: int, position: int) -> Outcome:
+        def command(session: Session, table: TableRow) -> None:
+            self._require_creator_in_lobby(session, table, token)
+            seat = next((s for s in table.seats if s.position == position), None)
+            if seat is None or seat.robot is None:
+                raise Invalid("Ahí no hay un robot.", "not_a_robot")
+            session.delete(seat)
+            table.seats.remove(seat)
+            if table.partner_position == position:
+                table.partner_position = None
+            self._log(session, table, 0, "remove_robot", {"position": position})
+
+        return self._command(invite, token, version, command)
+
+    def choose_partner(
+        self, invite: str, token: str | None, version: int, position: int
+    ) -> Outcome:
+        """LAS PAREJAS: with four, the creator picks the partner who sits opposite."""
+
+        def command(session: Session, table: TableRow) -> None:
+            self._require_creator_in_lobby(session, table, token)
+            if not any(s.position == position for s in table.seats) or position == 0:
+                raise Invalid("Elige a otro jugador de la mesa como pareja.", "bad_partner")
+            table.partner_position = position
+            self._log(session, table, 0, "partner", {"position": position})
+
+        return self._command(invite, token, version, command)
+
+    def start(self, invite: str, token: str | None, version: int) -> Outcome:
+        def command(session: Session, table: TableRow) -> None:
+            self._require_creator_in_lobby(session, table, token)
+            if not 2 <= len(table.seats) <= MAX_SEATS:
+                raise Conflict("Hacen falta de 2 a 4 jugadores para empezar.", "not_enough")
+            self._begin_game(session, table)
+
+        return self._command(invite, token, version, command)
+
+    # ------------------------------------------------------------------
+    # Playing
+
+    def act(self, invite: str, token: str | None, version: int, action: eng.Action) -> Outcome:
+        """LLEVAR, DEJAR EN LA MESA or LLEVAR EL 15 by the seat that holds `token`."""
+
+        def command(session: Session, table: TableRow) -> None:
+            seat = self._player(table, token)
+            self._play(session, table, seat, action)
+
+        return self._command(invite, token, version, command)
+
+    def next_round(self, invite: str, token: str | None, version: int) -> Outcome:
+        """SIGUIENTE RONDA: any player of the game may deal the next round."""
+
+        def command(session: Session, table: TableRow) -> None:
+            seat = self._player(table, token)
+            state = self._state(table)
+            try:
+                state, _ = eng.start_next_round(state, self._shuffle())
+            except eng.IllegalAction as err:
+                raise Conflict(err.message, err.code) from err
+            deck = [int(c) for c in _round_deck(state)]
+            self._save(table, state, turn_started=True)
+            self._log(session, table, seat.position, "next_round", {"deck": deck})
+
+        return self._command(invite, token, version, command)
+
+    def abandon(self, invite: str, token: str | None, version: int) -> Outcome:
+        """ABANDONAR or SALIR DEL JUEGO: the leaver's side loses; the game ends."""
+
+        def command(session: Session, table: TableRow) -> None:
+            seat = self._player(table, token)
+            self._end(session, table, eng.EndReason.ABANDON, seat.game_seat, seat.position)
+
+        return self._command(invite, token, version, command)
+
+    def end_for_absence(self, invite: str, token: str | None, version: int) -> Outcome:
+        """TERMINAR POR AUSENCIA: the player on turn has been idle over 48 hours."""
+
+        def command(session: Session, table: TableRow) -> None:
+            seat = self._player(table, token)
+            absent = self._absent_seat(table)
+            if absent is None:
+                raise Conflict(
+                    "Todavía no: el jugador de turno tiene 48 horas para jugar.", "not_absent"
+                )
+            if absent == seat.game_seat:
+                raise Forbidden("Eres tú quien tiene el turno: juega una carta.", "self_absence")
+            absent_pos = next(s.position for s in table.seats if s.game_seat == absent)
+            self._end(session, table, eng.EndReason.ABSENCE, absent, seat.position, absent_pos)
+
+        return self._command(invite, token, version, command)
+
+    def accept_rematch(
+        self, invite: str, token: str | None, version: int, pairs: str | None = None
+    ) -> Outcome:
+        """Revancha: when every person accepts, a new game at the same table.
+        With four, the creator's acceptance carries MANTENER (`keep`) or
+        CAMBIAR (`change`) for the pairs."""
+
+        def command(session: Session, table: TableRow) -> None:
+            seat = self._player(table, token)
+            state = self._state(table)
+            if table.status != TableStatus.FINISHED or state.result is None:
+                raise Conflict("La partida todavía no terminó.", "not_finished")
+            if state.result.reason is not eng.EndReason.TARGET:
+                raise Conflict(
+                    "No hay revancha después de un abandono, una ausencia o una mesa vencida.",
+                    "no_rematch",
+                )
+            if seat.rematch:
+                raise Conflict("Ya aceptaste la revancha.", "already_accepted")
+            if len(table.seats) == MAX_SEATS and seat.position == 0:
+                if pairs not in ("keep", "change"):
+                    raise Invalid("Elige MANTENER o CAMBIAR las parejas.", "choose_pairs")
+                if pairs == "change":
+                    table.partner_position = self._next_partner(table)
+            seat.rematch = True
+            self._log(session, table, seat.position, "rematch", {"pairs": pairs})
+            humans = [s for s in table.seats if s.robot is None]
+            if all(s.rematch for s in humans):
+                for s in table.seats:
+                    s.rematch = False
+                self._begin_game(session, table)
+
+        return self._command(invite, token, version, command)
+
+    def chat(self, invite: str, token: str | None, text: str) -> Outcome:
+        text = text.strip()
+        if not text:
+            raise Invalid("Escribe algo antes de enviar.", "empty_chat")
+        if len(text) > self.settings.chat_max_length:
+            raise Invalid(
+                f"El mensaje es muy largo (máximo {self.settings.chat_max_length} letras).",
+                "chat_too_long",
+            )
+        now = self.clock.now()
+
+        def command(session: Session, table: TableRow) -> None:
+            seat = self._seat(table, token)
+            if seat is None:
+                raise Forbidden("Solo quienes están sentados pueden escribir.", "spectator")
+            since = now - timedelta(seconds=self.settings.chat_window_seconds)
+            recent = session.scalar(
+                select(func.count(ChatRow.id)).where(
+                    ChatRow.table_id == table.id,
+                    ChatRow.position == seat.position,
+                    ChatRow.created_at > since,
+                )
+            )
+            if (recent or 0) >= self.settings.chat_burst:
+                raise RateLimited("Vas muy rápido: espera unos segundos.", "chat_rate")
+            session.add(
+                ChatRow(
+                    table_id=table.id,
+                    position=seat.position,
+                    name=seat.name,
+                    text=text,
+                    created_at=now,
+                )
+            )
+
+        return self._command(invite, token, None, command, game_action=False)
+
+    # ------------------------------------------------------------------
+    # Robots and jobs
+
+    def robot_move(self, table_id: int) -> bool:
+        """If a robot is on turn at this table, let it play one action through
+        the same command path. True when it played."""
+        with self._read() as session:
+            table = session.get(TableRow, table_id)
+            if table is None or table.status != TableStatus.PLAYING or table.state is None:
+                return False
+            state = state_from_dict(table.state)
+            turn = state.turn
+            robot = next(
+                (s for s in table.seats if s.game_seat == turn and s.robot is not None), None
+            )
+            if robot is None or turn is None:
+                return False
+            invite, version, robot_name, position = (
+                table.invite,
+                table.version,
+                robot.robot,
+                robot.position,
+            )
+            seat_view = eng.view(state, turn)
+        assert robot_name is not None
+        action = self.brain(robot_name, seat_view, random.Random(secrets.randbits(64)))
+
+        def command(session: Session, table: TableRow) -> None:
+            seat = next(s for s in table.seats if s.position == position)
+            self._play(session, table, seat, action)
+
+        try:
+            self._command(invite, None, version, command)
+        except Conflict:
+            return False  # someone else moved the table on; nothing was applied
+        return True
+
+    def play_robots(self, table_id: int, limit: int = 1000) -> int:
+        """Robots play until a person is on turn (used inline in tests)."""
+        moves = 0
+        while moves < limit and self.robot_move(table_id):
+            moves += 1
+        return moves
+
+    def robot_tables(self) -> list[int]:
+        """Tables where a robot is on turn (for the runner after a restart)."""
+        out = []
+        with self._read() as session:
+            rows = session.scalars(
+                select(TableRow).where(TableRow.status == TableStatus.PLAYING.value)
+            )
+            for table in rows:
+                if self._robot_on_turn(table):
+                    out.append(table.id)
+        return out
+
+    def expire(self) -> int:
+        """End every table with no game action for 7 days, with no winner. Each
+        table in its own transaction, re-checked under the lock, so two runs at
+        once, or a run during play, leave each table in one consistent state."""
+        cutoff = self.clock.now() - timedelta(days=self.settings.expiry_days)
+        with self._read() as session:
+            candidates = list(
+                session.execute(
+                    select(TableRow.invite).where(
+                        TableRow.status.in_([TableStatus.LOBBY.value, TableStatus.PLAYING.value]),
+                        TableRow.last_action_at < cutoff,
+                    )
+                ).scalars()
+            )
+        expired = 0
+        for invite in candidates:
+
+            def command(session: Session, table: TableRow) -> None:
+                if table.status not in (TableStatus.LOBBY, TableStatus.PLAYING):
+                    raise Conflict("already ended", "ended")
+                if table.last_action_at >= cutoff:
+                    raise Conflict("played meanwhile", "active")
+                if table.state is not None and table.status == TableStatus.PLAYING:
+                    state, _ = eng.end_game(self._state(table), eng.EndReason.EXPIRED)
+                    self._save(table, state)
+                table.status = TableStatus.EXPIRED.value
+                self._log(session, table, None, "expire", {})
+
+            try:
+                self._command(invite, None, None, command, game_action=False)
+                expired += 1
+            except (Conflict, Busy):
+                continue
+        return expired
+
+    # ------------------------------------------------------------------
+    # Reading
+
+    def seat_for(self, invite: str, token: str | None) -> SeatInfo | None:
+        if not token:
+            return None
+        with self._read() as session:
+            table = self._load(session, invite, lock=False)
+            seat = self._seat(table, token)
+            return None if seat is None else self._seat_info(table, seat, seat)
+
+    def table_id(self, invite: str) -> int:
+        with self._read() as session:
+            return self._load(session, invite, lock=False).id
+
+    def version(self, invite: str) -> int:
+        with self._read() as session:
+            return self._load(session, invite, lock=False).version
+
+    def page(self, invite: str, token: str | None) -> TablePage:
+        """Everything one viewer may see of a table, and what they may do."""
+        with self._read() as session:
+            table = self._load(session, invite, lock=False)
+            chat = session.scalars(
+                select(ChatRow)
+                .where(ChatRow.table_id == table.id)
+                .order_by(ChatRow.id.desc())
+                .limit(CHAT_SHOWN)
+            ).all()
+            return self._page(table, self._seat(table, token), list(reversed(chat)))
+
+    def chat_lines(self, invite: str, after: int = 0) -> list[ChatLine]:
+        with self._read() as session:
+            table = self._load(session, invite, lock=False)
+            rows = session.scalars(
+                select(ChatRow)
+                .where(ChatRow.table_id == table.id, ChatRow.id > after)
+                .order_by(ChatRow.id.desc())
+                .limit(CHAT_SHOWN)
+            ).all()
+            return [_chat_line(r) for r in reversed(rows)]
+
+    def record(self, invite: str) -> dict[str, Any]:
+        """The game record (escoba-record/1) of the table's last finished game."""
+        with self._read() as session:
+            table = self._load(session, invite, lock=False)
+            if table.state is None:
+                raise Conflict("La partida todavía no empezó.", "not_started")
+            state = self._state(table)
+            if state.result is None:
+                raise Conflict("El registro se descarga cuando la partida termina.", "not_finished")
+            return eng.to_record(state, self._names(table))
+
+    def log(self, invite: str) -> list[ActionLogRow]:
+        """The server-side action log (holds decks: never for clients)."""
+        with self._read() as session:
+            table = self._load(session, invite, lock=False)
+            rows = session.scalars(
+                select(ActionLogRow)
+                .where(ActionLogRow.table_id == table.id)
+                .order_by(ActionLogRow.id)
+            ).all()
+            session.expunge_all()
+            return list(rows)
+
+    def replay_log(self, invite: str) -> eng.GameState | None:
+        """Rebuild the current game from the log alone: the crash-safety check."""
+        state: eng.GameState | None = None
+        rules = None
+        for row in self.log(invite):
+            p = row.payload
+            if row.kind == "start":
+                rules = eng.RuleSet(target=p["target"])
+                deck = [eng.CARDS[i] for i in p["deck"]]
+                state = eng.new_game(rules, p["players"], deck, first_dealer=0)
+            elif state is None:
+                continue
+            elif row.kind == "action":
+                action = eng.action_from_dict(p["action"])
+                state, _ = eng.apply(state, p["seat"], action)
+            elif row.kind == "next_round":
+                state, _ = eng.start_next_round(state, [eng.CARDS[i] for i in p["deck"]])
+            elif row.kind in ("end", "expire") and state.phase is not eng.Phase.GAME_OVER:
+                reason = eng.EndReason(p.get("reason", "expired"))
+                state, _ = eng.end_game(state, reason, p.get("loser_seat"))
+        return state
+
+    # ------------------------------------------------------------------
+    # The command path
+
+    def _write(self) -> Any:
+        return self.db.write()
+
+    def _read(self) -> Any:
+        return self.db.read()
+
+    def _command(
+        self,
+        invite: str,
+        token: str | None,
+        version: int | None,
+        command: Callable[[Session, TableRow], None],
+        game_action: bool = True,
+    ) -> Outcome:
+        try:
+            with self._write() as session:
+                table = self._load(session, invite, lock=True)
+                if version is not None and version != table.version:
+                    raise Conflict(
+                        "La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar.",
+                        "stale",
+                    )
+                command(session, table)
+                table.version += 1
+                if game_action:
+                    table.last_action_at = self.clock.now()
+                outcome = Outcome(table.id, table.version)
+                robot_next = self._robot_on_turn(table)
+        except OperationalError as err:
+            raise Busy("La mesa está ocupada: prueba otra vez.", "busy") from err
+        self.notifier.publish(outcome.table_id, outcome.version)
+        if robot_next and self.on_robot_turn is not None:
+            self.on_robot_turn(outcome.table_id)
+        return outcome
+
+    def _load(self, session: Session, invite: str, lock: bool) -> TableRow:
+        if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
+            raise NotFound("Esa mesa no existe.", "no_table")
+        query = select(TableRow).where(TableRow.invite == invite)
+        if lock and not self.db.is_sqlite:
+            query = query.with_for_update()
+        table = session.scalars(query).first()
+        if table is None:
+            raise NotFound("Esa mesa no existe.", "no_table")
+        return table
+
+    def _log(
+        self,
+        session: Session,
+        table: TableRow,
+        position: int | None,
+        kind: str,
+        payload: dict[str, Any],
+    ) -> None:
+        session.add(
+            ActionLogRow(
+                table_id=table.id,
+                version=table.version + 1,
+                game_number=table.game_number,
+                position=position,
+                kind=kind,
+                payload=payload,
+                created_at=self.clock.now(),
+            )
+        )
+
+    def _state(self, table: TableRow) -> eng.GameState:
+        if table.state is None:
+            raise Conflict("La partida todavía no empezó.", "not_started")
+        return state_from_dict(table.state)
+
+    def _save(self, table: TableRow, state: eng.GameState, turn_started: bool = False) -> None:
+        before = table.state
+        table.state = state_to_dict(state)
+        if turn_started or before is None or before.get("round", {}).get("turn") != state.turn:
+            table.turn_since = self.clock.now()
+        if state.phase is eng.Phase.GAME_OVER and table.status == TableStatus.PLAYING:
+            table.status = TableStatus.FINISHED.value
+
+    def _shuffle(self) -> tuple[eng.Card, ...]:
+        return eng.shuffled_deck(self.rng)
+
+    def _begin_game(self, session: Session, table: TableRow) -> None:
+        order = self._play_order(table)
+        for game_seat, seat in enumerate(order):
+            seat.game_seat = game_seat
+        rules = eng.RuleSet(target=table.target)
+        deck = self._shuffle()
+        state = eng.new_game(rules, len(order), deck, first_dealer=0)
+        table.game_number += 1
+        table.status = TableStatus.PLAYING.value
+        self._save(table, state, turn_started=True)
+        self._log(
+            session,
+            table,
+            0,
+            "start",
+            {
+                "target": table.target,
+                "players": len(order),
+                "deck": [int(c) for c in deck],
+                "seats": {str(s.game_seat): s.position for s in order},
+            },
+        )
+
+    def _play_order(self, table: TableRow) -> list[SeatRow]:
+        """Engine seats in play order. The creator deals first (seat 0); with
+        four, the chosen partner sits opposite (seat 2)."""
+        seats = sorted(table.seats, key=lambda s: s.position)
+        if len(seats) != MAX_SEATS:
+            return seats
+        partner_pos = table.partner_position
+        if partner_pos is None or not any(s.position == partner_pos for s in seats[1:]):
+            partner_pos = seats[2].position
+        partner = next(s for s in seats if s.position == partner_pos)
+        others = [s for s in seats[1:] if s is not partner]
+        return [seats[0], others[0], partner, others[1]]
+
+    def _next_partner(self, table: TableRow) -> int:
+        """CAMBIAR: the creator's next partner, in turn among the other three."""
+        others = sorted(s.position for s in table.seats if s.position != 0)
+        current = table.partner_position
+        if current not in others:
+            current = self._play_order(table)[2].position
+        return others[(others.index(current) + 1) % len(others)]
+
+    def _play(self, session: Session, table: TableRow, seat: SeatRow, action: eng.Action) -> None:
+        state = self._state(table)
+        if seat.game_seat is None:
+            raise Forbidden("No juegas en esta partida.", "not_playing")
+        try:
+            state, _ = eng.apply(state, seat.game_seat, action)
+        except eng.IllegalAction as err:
+            raise Conflict(err.message, err.code) from err
+        self._save(table, state)
+        self._log(
+            session,
+            table,
+            seat.position,
+            "action",
+            {"seat": seat.game_seat, "action": action.to_dict()},
+        )
+
+    def _end(
+        self,
+        session: Session,
+        table: TableRow,
+        reason: eng.EndReason,
+        loser_seat: int | None,
+        by_position: int,
+        loser_position: int | None = None,
+    ) -> None:
+        if table.status != TableStatus.PLAYING:
+            raise Conflict("No hay una partida en juego.", "not_playing")
+        state = self._state(table)
+        try:
+            state, _ = eng.end_game(state, reason, loser_seat)
+        except eng.IllegalAction as err:
+            raise Conflict(err.message, err.code) from err
+        self._save(table, state)
+        table.status = TableStatus.FINISHED.value
+        self._log(
+            session,
+            table,
+            by_position,
+            "end",
+            {"reason": reason.value, "loser_seat": loser_seat, "loser_position": loser_position},
+        )
+
+    # ------------------------------------------------------------------
+    # Who is acting
+
+    def _seat(self, table: TableRow, token: str | None) -> SeatRow | None:
+        if not token or len(token) > 128:
+            return None
+        digest = hash_token(token)
+        return next((s for s in table.seats if s.token_hash == digest), None)
+
+    def _player(self, table: TableRow, token: str | None) -> SeatRow:
+        seat = self._seat(table, token)
+        if seat is None:
+            raise Forbidden("No estás sentado en esta mesa.", "not_seated")
+        if table.status == TableStatus.LOBBY:
+            raise Conflict("La partida todavía no empezó.", "not_started")
+        if seat.game_seat is None:
+            raise Forbidden("No juegas en esta partida.", "not_playing")
+        return seat
+
+    def _require_creator_in_lobby(
+        self, session: Session, table: TableRow, token: str | None
+    ) -> SeatRow:
+        seat = self._seat(table, token)
+        if seat is None or seat.position != 0:
+            raise Forbidden("Solo quien creó la mesa puede hacer eso.", "not_creator")
+        if table.status != TableStatus.LOBBY:
+            raise Conflict("La partida ya empezó.", "already_started")
+        return seat
+
+    def _free_position(self, table: TableRow) -> int | None:
+        taken = {s.position for s in table.seats}
+        return next((p for p in range(MAX_SEATS) if p not in taken), None)
+
+    def _clean_name(self, name: str) -> str:
+        name = " ".join((name or "").split())
+        if not name:
+            raise Invalid("Escribe tu nombre.", "empty_name")
+        if len(name) > self.settings.name_max_length:
+            raise Invalid(
+                f"El nombre es muy largo (máximo {self.settings.name_max_length} letras).",
+                "name_too_long",
+            )
+        if any(not ch.isprintable() for ch in name):
+            raise Invalid("El nombre tiene caracteres no válidos.", "bad_name")
+        return name
+
+    def _robot_on_turn(self, table: TableRow) -> bool:
+        if table.status != TableStatus.PLAYING or table.state is None:
+            return False
+        if table.state.get("phase") != eng.Phase.PLAYING.value:
+            return False
+        turn = table.state["round"]["turn"]
+        return any(s.game_seat == turn and s.robot is not None for s in table.seats)
+
+    def _absent_seat(self, table: TableRow) -> int | None:
+        """The engine seat on turn, if a person has let it sit over 48 hours."""
+        if table.status != TableStatus.PLAYING or table.state is None:
+            return None
+        if table.state.get("phase") != eng.Phase.PLAYING.value:
+            return None
+        turn = table.state["round"]["turn"]
+        seat = next((s for s in table.seats if s.game_seat == turn), None)
+        if seat is None or seat.robot is not None:
+            return None
+        idle = self.clock.now() - table.turn_since
+        if idle <= timedelta(hours=self.settings.absence_hours):
+            return None
+        return int(turn)
+
+    def _names(self, table: TableRow) -> list[str]:
+        seats = [s for s in table.seats if s.game_seat is not None]
+        return [s.name for s in sorted(seats, key=lambda s: s.game_seat or 0)]
+
+    # ------------------------------------------------------------------
+    # Pages
+
+    def _seat_info(self, table: TableRow, seat: SeatRow, you: SeatRow | None) -> SeatInfo:
+        return SeatInfo(
+            position=seat.position,
+            name=seat.name,
+            is_robot=seat.robot is not None,
+            robot=seat.robot,
+            game_seat=seat.game_seat if table.state is not None else None,
+            is_creator=seat.position == 0,
+            is_you=you is not None and seat.id == you.id,
+            rematch_accepted=seat.rematch,
+        )
+
+    def _page(self, table: TableRow, you: SeatRow | None, chat: Sequence[ChatRow]) -> TablePage:
+        status = TableStatus(table.status)
+        seats = tuple(self._seat_info(table, s, you) for s in table.seats)
+        me = next((s for s in seats if s.is_you), None)
+        state = state_from_dict(table.state) if table.state is not None else None
+        plays = state is not None and me is not None and me.game_seat is not None
+        seat_view = None
+        if state is not None:
+            seat_view = eng.view(state, me.game_seat if plays and me is not None else None)
+        in_lobby = status == TableStatus.LOBBY
+        result = state.result if state is not None else None
+        absent = self._absent_seat(table)
+        on_points = result is not None and result.reason is eng.EndReason.TARGET
+        four = len(table.seats) == MAX_SEATS
+        return TablePage(
+            invite=table.invite,
+            status=status,
+            target=table.target,
+            version=table.version,
+            seats=seats,
+            you=me,
+            view=seat_view,
+            names=tuple(self._names(table)) if state is not None else (),
+            chat=tuple(_chat_line(r) for r in chat),
+            game_number=table.game_number,
+            can_join=in_lobby and me is None and self._free_position(table) is not None,
+            can_start=in_lobby and me is not None and me.is_creator and len(seats) >= 2,
+            can_manage=in_lobby and me is not None and me.is_creator,
+            partner_position=(
+                table.partner_position
+                if table.partner_position is not None
+                else (sorted(s.position for s in table.seats)[2] if four else None)
+            ),
+            can_chat=me is not None,
+            absence_available=plays
+            and absent is not None
+            and me is not None
+            and me.game_seat != absent,
+            absent_seat=absent,
+            can_leave=plays and status == TableStatus.PLAYING,
+            can_next_round=plays
+            and status == TableStatus.PLAYING
+            and state is not None
+            and state.phase is eng.Phase.ROUND_OVER,
+            rematch_possible=plays and status == TableStatus.FINISHED and on_points,
+            rematch_needs_pairs_choice=four and me is not None and me.is_creator,
+            rematch_accepted_by_you=me is not None and me.rematch_accepted,
+            result_text=_result_text(result, self._names(table), state) if result else None,
+        )
+
+
+def _chat_line(row: ChatRow) -> ChatLine:
+    return ChatLine(
+        id=row.id, position=row.position, name=row.name, text=row.text, at=row.created_at
+    )
+
+
+def _round_deck(state: eng.GameState) -> list[eng.Card]:
+    """The order the current round was dealt in (for the log)."""
+    rs = state.round
+    out: list[eng.Card] = []
+    for i, deal in enumerate(rs.deals):
+        for k in range(1, state.players + 1):
+            out.extend(deal.hands[(rs.dealer + k) % state.players])
+        if i == 0:
+            out.extend(deal.table)
+    out.extend(rs.deck)
+    return out
+
+
+def side_names(names: Sequence[str], players: int) -> list[str]:
+    """«Ana y Luis» for a pair, the name alone otherwise, by side."""
+    sides = eng.side_count(players)
+    return [
+        " y ".join(names[s] for s in range(players) if eng.side_of(s, players) == side)
+        for side in range(sides)
+    ]
+
+
+def _result_text(
+    result: eng.Result | None, names: Sequence[str], state: eng.GameState | None
+) -> str | None:
+    if result is None or state is None:
+        return None
+    by_side = side_names(names, state.players)
+    winners = [by_side[s] for s in result.winners]
+    won = " y ".join(winners)
+    plural = len(winners) > 1 or (state.players == 4 and winners)
+    verb = "ganan" if plural else "gana"
+    if result.reason is eng.EndReason.EXPIRED:
+        return "La mesa venció tras 7 días sin jugadas: sin ganador."
+    if result.reason is eng.EndReason.TARGET:
+        return f"¡{won} {verb} la partida!"
+    loser = names[result.loser_seat] if result.loser_seat is not None else "Alguien"
+    if result.reason is eng.EndReason.ABANDON:
+        why = f"{loser} abandonó la partida."
+    else:
+        why = f"{loser} no jugó en más de 48 horas."
+    if not winners:
+        return why
+    return f"{why} {won} {verb}."

@@ -1,0 +1,76 @@
+"""Fixtures for the web tests: a fresh database per test (SQLite file, and
+PostgreSQL too when ESCOBA_TEST_DATABASE_URL is set), a clock the test moves,
+seeded shuffles and robots that answer at once."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from escoba import engine as eng
+from escoba.web.app import create_app
+from escoba.web.clock import ManualClock
+from escoba.web.db import migrate
+from escoba.web.settings import Settings
+
+PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
+BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
+TABLES = ("chat", "action_log", "seats", "tables")
+
+
+def first_legal(robot: str, view: eng.View, rng: random.Random) -> eng.Action:
+    """A quick stand-in brain for tests that are not about robot skill: a
+    random legal action from the seat's view."""
+    return rng.choice(view.legal)
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str | None]:
+    if PG_URL is None:
+        yield None
+        return
+    from escoba.web.settings import Settings as S
+
+    url = S(database_url=PG_URL).sqlalchemy_url
+    migrate(url)
+    yield url
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'escoba.db'}"
+    assert pg_url is not None
+    engine = create_engine(pg_url)
+    with engine.begin() as conn:
+        conn.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+    engine.dispose()
+    return pg_url
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def settings(db_url: str) -> Settings:
+    return Settings(
+        database_url=db_url,
+        robot_inline=True,
+        robot_delay=0,
+        secret_key="test-secret",
+    )
+
+
+@pytest.fixture
+def app_client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    app = create_app(settings, clock=clock, rng=random.Random(7), brain=first_legal)
+    with TestClient(app) as client:
+        yield client
