@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from escoba.engine.actions import Action, make_claim, make_play
+from escoba.engine.actions import Action, Claim, make_claim, make_play
 from escoba.engine.cards import CARDS, Card, CardNotationError, cards_str, parse_cards
 from escoba.engine.errors import IllegalAction, RecordError
 from escoba.engine.game import apply, end_game, new_game, start_next_round
@@ -181,6 +181,8 @@ def _replay(record: dict[str, Any]) -> Iterator[GameState]:
             seat, action, escoba = _action_of(a)
             state, _ = apply(state, seat, action)
             recorded = state.round.history[-1]
+            if isinstance(action, Claim) and recorded.card != parse_cards(a["cards"])[0]:
+                raise RecordError(f"round {i + 1}: {a} does not take the card left before")
             if recorded.escoba != escoba:
                 raise RecordError(f"round {i + 1}: the escoba flag of {a} is wrong")
             yield state
