@@ -12,15 +12,26 @@ sum done in a template.
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments import render_block, render_blocks
 
-from escoba.engine import Claim, Phase, Play, View
+from escoba.engine import Claim, Phase, Play, View, make_claim, make_play, parse_card, parse_cards
 from escoba.engine.cards import NOTATION, VALUE
 from escoba.engine.seats import seats_of_side
 from escoba.engine.state import EndReason, RoundSummary
@@ -30,10 +41,20 @@ from escoba.names import (
     card_name,
     cards_phrase,
     diamonds_word,
+    parse_design,
     seven_of_diamonds_name,
 )
 from escoba.web.cards_svg import card_back_svg, card_svg
+from escoba.web.deps import (
+    COOKIE_MAX_AGE,
+    DECK_COOKIE,
+    AppContext,
+    ContextDep,
+    seat_token_from_cookie,
+    set_seat_cookie,
+)
 from escoba.web.pages import TablePage, TableStatus
+from escoba.web.service import NotFound, ServiceError
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 TEMPLATES_DIR: Final = PACKAGE_DIR / "templates"
@@ -350,6 +371,7 @@ def table_context(
     design: Design,
     error: str | None = None,
     watching: bool = False,
+    invite_url: str | None = None,
 ) -> dict[str, Any]:
     return {
         "page": page,
@@ -357,6 +379,7 @@ def table_context(
         "board": board_model(page, design),
         "error": error,
         "watching": watching,
+        "invite_url": invite_url,
     }
 
 
@@ -378,3 +401,354 @@ def render_board(page: TablePage, design: Design, **extra: Any) -> str:
 
 def render_fragment(template: str, block: str, **context: Any) -> str:
     return str(render_block(environment(), template, block, **context))
+
+
+# --------------------------------------------------------------------------
+# The router: parse a form, call the service, render or redirect.
+
+router = APIRouter(include_in_schema=False)
+router.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+#: Front-end files served from the npm packages (package.json), never copied
+#: into the repository: URL name → path inside node_modules.
+VENDOR_FILES: Final = {
+    "htmx.min.js": ("htmx.org", "dist", "htmx.min.js"),
+    "htmx-ext-sse.js": ("htmx-ext-sse", "dist", "sse.min.js"),
+}
+
+
+def node_modules_dirs() -> list[Path]:
+    """Where `npm ci` put the packages: $ESCOBA_NODE_MODULES, the working
+    directory, or the repository root of an editable install."""
+    dirs = []
+    if env := os.environ.get("ESCOBA_NODE_MODULES"):
+        dirs.append(Path(env))
+    dirs.append(Path.cwd() / "node_modules")
+    dirs.append(PACKAGE_DIR.parent.parent / "node_modules")
+    return dirs
+
+
+def vendor_path(name: str) -> Path | None:
+    parts = VENDOR_FILES.get(name)
+    if parts is None:
+        return None
+    for base in node_modules_dirs():
+        path = base.joinpath(*parts)
+        if path.is_file():
+            return path
+    return None
+
+
+@router.get("/vendor/{name}")
+def vendor(name: str) -> Response:
+    path = vendor_path(name)
+    if path is None:
+        return PlainTextResponse(
+            "Front-end package missing: run `npm ci` (or `bash dev.sh run`).", status_code=404
+        )
+    return FileResponse(
+        path,
+        media_type="text/javascript",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def design_of(request: Request) -> Design:
+    return parse_design(request.cookies.get(DECK_COOKIE))
+
+
+def invite_url(request: Request, ctx: AppContext, invite: str) -> str:
+    base = ctx.settings.base_url.rstrip("/") or str(request.base_url).rstrip("/")
+    return f"{base}/t/{invite}"
+
+
+def html_response(content: str, status_code: int = 200) -> HTMLResponse:
+    return HTMLResponse(content, status_code=status_code, headers={"Cache-Control": "no-store"})
+
+
+def error_page(message: str, status_code: int, back_url: str = "/") -> HTMLResponse:
+    title = "No encontramos esa mesa" if status_code == 404 else "No se pudo"
+    body = render_page("error.html", title=title, message=message, back_url=back_url)
+    return html_response(body, status_code)
+
+
+def show_table(
+    request: Request,
+    ctx: AppContext,
+    invite: str,
+    error: str | None = None,
+    status_code: int = 200,
+    fragment: bool = False,
+) -> HTMLResponse:
+    """The table as this request's viewer sees it: the whole page, or the
+    board fragment for HTMX."""
+    token = seat_token_from_cookie(request, ctx, invite)
+    try:
+        page = ctx.service.page(invite, token)
+    except ServiceError as exc:
+        return error_page(exc.message, exc.status)
+    design = design_of(request)
+    if fragment:
+        return html_response(render_board(page, design, error=error))
+    body = render_table(
+        page,
+        design,
+        error=error,
+        watching=request.query_params.get("mirar") == "1",
+        invite_url=invite_url(request, ctx, invite),
+    )
+    return html_response(body, status_code)
+
+
+def after_command(
+    request: Request, ctx: AppContext, invite: str, command: Callable[[str | None], object]
+) -> Response:
+    """Run a table command for this request's seat. HTMX gets the fresh board
+    (or the same board with the refusal on top); a plain form post is
+    redirected (303) to the table page, or shown the page with the message."""
+    token = seat_token_from_cookie(request, ctx, invite)
+    try:
+        command(token)
+    except (ServiceError, ValueError) as exc:
+        message = exc.message if isinstance(exc, ServiceError) else str(exc)
+        status_code = exc.status if isinstance(exc, ServiceError) else 422
+        if isinstance(exc, NotFound):
+            return error_page(message, 404)
+        return show_table(
+            request, ctx, invite, error=message, status_code=status_code, fragment=is_htmx(request)
+        )
+    if is_htmx(request):
+        return show_table(request, ctx, invite, fragment=True)
+    return RedirectResponse(f"/t/{invite}", status_code=303)
+
+
+VersionForm = Annotated[int, Form()]
+
+
+@router.get("/", response_class=HTMLResponse)
+def home() -> HTMLResponse:
+    return html_response(render_page("home.html", error=None, name=None, target=None))
+
+
+@router.post("/tables")
+def create_table(
+    ctx: ContextDep,
+    name: Annotated[str, Form(max_length=200)] = "",
+    target: Annotated[int, Form()] = 21,
+) -> Response:
+    try:
+        joined = ctx.service.create_table(name, target)
+    except ServiceError as exc:
+        body = render_page("home.html", error=exc.message, name=name, target=target)
+        return html_response(body, exc.status)
+    response = RedirectResponse(f"/t/{joined.invite}", status_code=303)
+    set_seat_cookie(response, ctx, joined.invite, joined.token)
+    return response
+
+
+@router.get("/t/{invite}", response_class=HTMLResponse)
+def table_page(invite: str, request: Request, ctx: ContextDep) -> HTMLResponse:
+    return show_table(request, ctx, invite)
+
+
+@router.get("/t/{invite}/board", response_class=HTMLResponse)
+def board(invite: str, request: Request, ctx: ContextDep) -> HTMLResponse:
+    return show_table(request, ctx, invite, fragment=True)
+
+
+@router.get("/t/{invite}/continue/{token}")
+def continue_seat(invite: str, token: str, ctx: ContextDep) -> Response:
+    """The link the API hands out with a seat: it opens that seat here."""
+    try:
+        seat = ctx.service.seat_for(invite, token)
+    except ServiceError as exc:
+        return error_page(exc.message, exc.status)
+    if seat is None:
+        return error_page("Ese enlace no corresponde a ningún lugar de esta mesa.", 404)
+    response = RedirectResponse(f"/t/{invite}", status_code=303)
+    set_seat_cookie(response, ctx, invite, token)
+    return response
+
+
+@router.post("/t/{invite}/join")
+def join(
+    invite: str, request: Request, ctx: ContextDep, name: Annotated[str, Form(max_length=200)] = ""
+) -> Response:
+    try:
+        joined = ctx.service.join(invite, name)
+    except ServiceError as exc:
+        if isinstance(exc, NotFound):
+            return error_page(exc.message, 404)
+        return show_table(request, ctx, invite, error=exc.message, status_code=exc.status)
+    response = RedirectResponse(f"/t/{invite}", status_code=303)
+    set_seat_cookie(response, ctx, invite, joined.token)
+    return response
+
+
+@router.post("/t/{invite}/robots")
+def add_robot(
+    invite: str,
+    request: Request,
+    ctx: ContextDep,
+    version: VersionForm,
+    robot: Annotated[str, Form()],
+) -> Response:
+    return after_command(
+        request, ctx, invite, lambda t: ctx.service.add_robot(invite, t, version, robot)
+    )
+
+
+@router.post("/t/{invite}/robots/remove")
+def remove_robot(
+    invite: str,
+    request: Request,
+    ctx: ContextDep,
+    version: VersionForm,
+    position: Annotated[int, Form()],
+) -> Response:
+    return after_command(
+        request, ctx, invite, lambda t: ctx.service.remove_robot(invite, t, version, position)
+    )
+
+
+@router.post("/t/{invite}/partner")
+def choose_partner(
+    invite: str,
+    request: Request,
+    ctx: ContextDep,
+    version: VersionForm,
+    position: Annotated[int, Form()],
+) -> Response:
+    return after_command(
+        request, ctx, invite, lambda t: ctx.service.choose_partner(invite, t, version, position)
+    )
+
+
+@router.post("/t/{invite}/start")
+def start(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
+    return after_command(request, ctx, invite, lambda t: ctx.service.start(invite, t, version))
+
+
+def parse_play(card: str, capture: str, mode: str) -> Play:
+    """The play form: `card` from the hand; `capture`, the table cards taken
+    (space separated), unless `mode` is «leave» (DEJAR EN LA MESA)."""
+    if not card.strip():
+        raise ValueError("Primero toca una carta de tu mano.")
+    if mode == "leave":
+        return make_play(parse_card(card))
+    group = parse_cards(capture.replace(",", " ").split())
+    if not group:
+        raise ValueError("Toca las cartas de la mesa que quieres llevarte.")
+    return make_play(parse_card(card), group)
+
+
+def parse_claim(group: str) -> Claim:
+    cards = parse_cards(group.replace(",", " ").split())
+    if not cards:
+        raise ValueError("Toca las cartas de la mesa que van con la carta que quedó.")
+    return make_claim(cards)
+
+
+@router.post("/t/{invite}/play")
+def play(
+    invite: str,
+    request: Request,
+    ctx: ContextDep,
+    version: VersionForm,
+    card: Annotated[str, Form()] = "",
+    capture: Annotated[str, Form()] = "",
+    mode: Annotated[str, Form()] = "capture",
+) -> Response:
+    def command(token: str | None) -> object:
+        return ctx.service.act(invite, token, version, parse_play(card, capture, mode))
+
+    return after_command(request, ctx, invite, command)
+
+
+@router.post("/t/{invite}/claim")
+def claim(
+    invite: str,
+    request: Request,
+    ctx: ContextDep,
+    version: VersionForm,
+    group: Annotated[str, Form()] = "",
+) -> Response:
+    def command(token: str | None) -> object:
+        return ctx.service.act(invite, token, version, parse_claim(group))
+
+    return after_command(request, ctx, invite, command)
+
+
+@router.post("/t/{invite}/next-round")
+def next_round(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
+    return after_command(request, ctx, invite, lambda t: ctx.service.next_round(invite, t, version))
+
+
+@router.post("/t/{invite}/leave")
+def leave(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
+    """ABANDONAR and SALIR DEL JUEGO: both end the game as a loss."""
+    return after_command(request, ctx, invite, lambda t: ctx.service.abandon(invite, t, version))
+
+
+@router.post("/t/{invite}/absence")
+def absence(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
+    return after_command(
+        request, ctx, invite, lambda t: ctx.service.end_for_absence(invite, t, version)
+    )
+
+
+@router.post("/t/{invite}/rematch")
+def rematch(
+    invite: str,
+    request: Request,
+    ctx: ContextDep,
+    version: VersionForm,
+    pairs: Annotated[str | None, Form()] = None,
+) -> Response:
+    return after_command(
+        request, ctx, invite, lambda t: ctx.service.accept_rematch(invite, t, version, pairs)
+    )
+
+
+@router.post("/t/{invite}/chat")
+def chat(
+    invite: str,
+    request: Request,
+    ctx: ContextDep,
+    text: Annotated[str, Form(max_length=2000)] = "",
+) -> Response:
+    return after_command(request, ctx, invite, lambda t: ctx.service.chat(invite, t, text))
+
+
+@router.post("/t/{invite}/design")
+def choose_design(
+    invite: str,
+    request: Request,
+    ctx: ContextDep,
+    design: Annotated[str, Form()] = "",
+) -> Response:
+    """Each viewer's deck design, kept in a cookie: it never changes the rules."""
+    chosen = parse_design(design)
+    if is_htmx(request):
+        token = seat_token_from_cookie(request, ctx, invite)
+        try:
+            page = ctx.service.page(invite, token)
+        except ServiceError as exc:
+            return error_page(exc.message, exc.status)
+        response: Response = html_response(render_board(page, chosen))
+    else:
+        response = RedirectResponse(f"/t/{invite}", status_code=303)
+    response.set_cookie(
+        DECK_COOKIE,
+        chosen.value,
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=ctx.settings.secure_cookies,
+        path="/",
+    )
+    return response

@@ -1,0 +1,205 @@
+"""The HTML router over a real app and database (SQLite): forms in, pages,
+fragments and redirects out; a refused action is a message, never a 500."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from escoba import engine as eng
+from escoba.engine.cards import NOTATION
+from escoba.web.app import create_app
+from escoba.web.clock import ManualClock
+from escoba.web.settings import Settings
+
+HX = {"HX-Request": "true"}
+
+
+def first_legal(robot: str, view: eng.View, rng: random.Random) -> eng.Action:
+    return rng.choice(view.legal)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'ui.db'}",
+        robot_inline=True,
+        robot_delay=0,
+        secret_key="ui-test-secret",
+    )
+    app = create_app(settings, clock=ManualClock(), rng=random.Random(3), brain=first_legal)
+    with TestClient(app) as c:
+        yield c
+
+
+def create(client: TestClient, name: str = "Ana") -> str:
+    r = client.post("/tables", data={"name": name, "target": "21"}, follow_redirects=False)
+    assert r.status_code == 303
+    location = r.headers["location"]
+    assert re.fullmatch(r"/t/[\w-]+", location)
+    return location.rsplit("/", 1)[1]
+
+
+def version_of(html: str) -> int:
+    match = re.search(r'name="version" value="(\d+)"', html)
+    assert match, html[:500]
+    return int(match.group(1))
+
+
+def service(client: TestClient):  # type: ignore[no-untyped-def]
+    return client.app.state.ctx.service  # type: ignore[attr-defined]
+
+
+def test_home_and_assets(client: TestClient) -> None:
+    r = client.get("/")
+    assert r.status_code == 200 and "CREAR MESA" in r.text
+    css = client.get("/static/escoba.css")
+    assert css.status_code == 200 and ".hand-card" in css.text
+    assert client.get("/static/escoba.js").status_code == 200
+    htmx = client.get("/vendor/htmx.min.js")
+    assert htmx.status_code == 200 and "htmx" in htmx.text
+    assert htmx.headers["content-type"].startswith("text/javascript")
+    sse = client.get("/vendor/htmx-ext-sse.js")
+    assert sse.status_code == 200 and "sse" in sse.text
+    assert client.get("/vendor/anything.js").status_code == 404
+
+
+def test_create_then_lobby_robots_and_start(client: TestClient) -> None:
+    invite = create(client)
+    page = client.get(f"/t/{invite}")
+    assert page.status_code == 200
+    assert "Mesa a 21 puntos" in page.text and "COPIAR" in page.text
+    assert f"http://testserver/t/{invite}" in page.text
+    v = version_of(page.text)
+    r = client.post(f"/t/{invite}/robots", data={"version": v, "robot": "tito"}, headers=HX)
+    assert r.status_code == 200
+    assert "<html" not in r.text and "Tito" in r.text and 'id="chat-log"' in r.text
+    v = version_of(r.text)
+    r = client.post(f"/t/{invite}/start", data={"version": v}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/t/{invite}"
+    game = client.get(f"/t/{invite}")
+    assert "Ronda 1" in game.text and ("Tu turno" in game.text or "Turno de" in game.text)
+
+
+def started(client: TestClient) -> str:
+    invite = create(client)
+    v = version_of(client.get(f"/t/{invite}").text)
+    client.post(f"/t/{invite}/robots", data={"version": v, "robot": "carmen"})
+    v = version_of(client.get(f"/t/{invite}").text)
+    client.post(f"/t/{invite}/start", data={"version": v})
+    return invite
+
+
+def test_play_a_card_through_the_form(client: TestClient) -> None:
+    invite = started(client)
+    html = client.get(f"/t/{invite}").text
+    assert "Tu turno" in html  # robots answer at once: it is Ana's turn again
+    hand = re.findall(r'class="card hand-card" data-card="(\w+)"', html)
+    groups = re.findall(r"data-groups='([^']*)'", html)
+    assert hand and len(hand) == len(groups)
+    v = version_of(html)
+    r = client.post(
+        f"/t/{invite}/play",
+        data={"version": v, "card": hand[0], "capture": "", "mode": "leave"},
+        headers=HX,
+    )
+    assert r.status_code == 200
+    assert 'class="alert"' not in r.text, r.text[:400]
+    assert version_of(r.text) > v
+
+
+def test_stale_and_wrong_actions_are_messages(client: TestClient) -> None:
+    invite = started(client)
+    html = client.get(f"/t/{invite}").text
+    hand = re.findall(r'class="card hand-card" data-card="(\w+)"', html)
+    v = version_of(html)
+    stale = client.post(
+        f"/t/{invite}/play",
+        data={"version": v - 1, "card": hand[0], "mode": "leave"},
+        headers=HX,
+    )
+    assert stale.status_code == 200 and 'role="alert"' in stale.text
+    plain = client.post(
+        f"/t/{invite}/play",
+        data={"version": v - 1, "card": hand[0], "mode": "leave"},
+        follow_redirects=False,
+    )
+    assert plain.status_code == 409 and 'role="alert"' in plain.text and "<html" in plain.text
+    table = re.findall(r'class="card table-card[^"]*" data-card="(\w+)"', html)
+    if table:
+        # a capture that does not make 15 is refused with words, not a 500
+        bad = [c for c in table if eng.parse_card(c).value + eng.parse_card(hand[0]).value != 15]
+        if bad:
+            r = client.post(
+                f"/t/{invite}/play",
+                data={"version": v, "card": hand[0], "capture": bad[0], "mode": "capture"},
+                headers=HX,
+            )
+            assert r.status_code == 200 and 'role="alert"' in r.text
+    nonsense = client.post(
+        f"/t/{invite}/play", data={"version": v, "card": "ZZ", "mode": "leave"}, headers=HX
+    )
+    assert nonsense.status_code == 200 and "no es una carta" in nonsense.text
+
+
+def test_visitor_joins_and_spectator_cannot_chat(client: TestClient) -> None:
+    invite = create(client)
+    visitor = TestClient(client.app)
+    page = visitor.get(f"/t/{invite}")
+    assert f'action="/t/{invite}/join"' in page.text
+    r = visitor.post(f"/t/{invite}/join", data={"name": "Beto"}, follow_redirects=False)
+    assert r.status_code == 303 and any(k.startswith("seat_") for k in r.cookies)
+    seated = visitor.get(f"/t/{invite}")
+    assert "Beto" in seated.text and 'class="chat-form' in seated.text
+    said = visitor.post(f"/t/{invite}/chat", data={"text": "<i>hola</i>"}, headers=HX)
+    assert said.status_code == 200 and "&lt;i&gt;hola&lt;/i&gt;" in said.text
+    watcher = TestClient(client.app)
+    refused = watcher.post(f"/t/{invite}/chat", data={"text": "hola"}, headers=HX)
+    assert refused.status_code == 200 and 'role="alert"' in refused.text
+    assert 'class="chat-form' not in watcher.get(f"/t/{invite}").text
+
+
+def test_design_switch_is_per_viewer(client: TestClient) -> None:
+    invite = started(client)
+    r = client.post(f"/t/{invite}/design", data={"design": "spanish"}, headers=HX)
+    assert r.status_code == 200 and 'data-card-design="spanish"' in r.text
+    assert r.cookies.get("deck") == "spanish"
+    assert 'data-card-design="spanish"' in client.get(f"/t/{invite}/board").text
+    other = TestClient(client.app)
+    assert 'data-card-design="french"' in other.get(f"/t/{invite}/board").text
+
+
+def test_continue_link_opens_the_seat(client: TestClient) -> None:
+    joined = service(client).create_table("Luz", 31)
+    fresh = TestClient(client.app)
+    r = fresh.get(f"/t/{joined.invite}/continue/{joined.token}", follow_redirects=False)
+    assert r.status_code == 303
+    page = fresh.get(f"/t/{joined.invite}").text
+    assert "Luz" in page and '<span class="tag tag-you">tú</span>' in page
+    bad = fresh.get(f"/t/{joined.invite}/continue/nope", follow_redirects=False)
+    assert bad.status_code == 404
+
+
+def test_unknown_table_and_bad_form_are_not_500(client: TestClient) -> None:
+    assert client.get("/t/doesnotexist").status_code == 404
+    assert client.get("/t/doesnotexist/board").status_code == 404
+    r = client.post("/tables", data={"name": "", "target": "21"})
+    assert r.status_code in (400, 422) and 'role="alert"' in r.text
+    r = client.post("/tables", data={"name": "Ana", "target": "50"})
+    assert r.status_code == 422 and "21 o a 31" in r.text
+
+
+def test_board_fragment_for_htmx(client: TestClient) -> None:
+    invite = started(client)
+    r = client.get(f"/t/{invite}/board")
+    assert r.status_code == 200
+    assert r.text.lstrip().startswith('<div class="board')
+    assert r.headers["cache-control"] == "no-store"
+    legal = {NOTATION[c] for c in range(40)}
+    shown = set(re.findall(r'data-card="(\w+)"', r.text))
+    assert shown <= legal
