@@ -10,6 +10,9 @@ from rich.console import Console
 
 from escoba.engine import Phase, RuleSet, apply, legal_actions, new_game, shuffled_deck
 from escoba.engine.cards import NOTATION
+from escoba.simulate import simulate
+from escoba.tournament import tournament_command
+from escoba.web.commands import expire, migrate_command, serve
 
 app = typer.Typer(
     name="escoba",
@@ -22,6 +25,12 @@ app = typer.Typer(
 @app.callback()
 def _root() -> None:
     """Escoba del 15."""
+
+
+app.command()(simulate)
+app.command()(serve)
+app.command(name="migrate")(migrate_command)
+app.command()(expire)
 
 
 @app.command()
@@ -53,6 +62,9 @@ def demo(seed: int = typer.Option(None, help="Seed for a reproducible deal.")) -
             f"(escobas {score.escobas}, cartas {score.cards}, oros {score.diamonds}, "
             f"sietes {score.sevens}, siete de oros {'sí' if score.seven_of_diamonds else 'no'})"
         )
+
+
+app.command("tournament")(tournament_command)
 
 
 def main() -> None:  # pragma: no cover - console entry point

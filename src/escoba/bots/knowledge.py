@@ -1,0 +1,104 @@
+"""What a seat knows, read from its view only: the cards it has seen this
+round, the cards it has not (in other hands or the deck), each side's public
+tallies, and worlds sampled consistently with all of that.
+
+Every card that left a hand or the table this round is public: the round's
+history names each played card and each captured group, and the dealer's
+table take is shown to all. So the unseen cards are the 40 minus the own hand,
+the table, the history and the table take; they sit in the other hands (whose
+sizes the view shows) and in the deck (whose size it shows too).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from escoba.bots.sim import RoundSim
+from escoba.engine.view import View
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    seat: int
+    players: int
+    hand: tuple[int, ...]
+    table: tuple[int, ...]
+    unseen: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    deck_size: int
+    base: RoundSim  # the public part of the round, other hands and deck empty
+
+    def sample(self, rng: random.Random) -> RoundSim:
+        """One world: the unseen cards dealt at random to the other hands and
+        the deck, every public fact kept."""
+        cards = list(self.unseen)
+        rng.shuffle(cards)
+        sim = self.base.copy()
+        pos = 0
+        for s in range(self.players):
+            if s != self.seat:
+                k = self.hand_sizes[s]
+                sim.hands[s] = cards[pos : pos + k]
+                pos += k
+        sim.deck = cards[pos:]
+        return sim
+
+
+def seen_cards(v: View) -> set[int]:
+    """Cards this seat has seen this round: own hand, table, the history and
+    the table take."""
+    seen = {int(c) for c in v.hand}
+    seen.update(int(c) for c in v.table)
+    for a in v.history:
+        seen.add(int(a.card))
+        seen.update(int(c) for c in a.cards)
+    if v.table_take is not None:
+        seen.update(int(c) for c in v.table_take.cards)
+    return seen
+
+
+def knowledge(v: View) -> Knowledge:
+    """Everything a search robot needs from a view of its own turn."""
+    if v.seat is None:
+        raise ValueError("a spectator has no seat to play")
+    players = v.players
+    seen = seen_cards(v)
+    unseen = tuple(c for c in range(40) if c not in seen)
+    hand_sizes = tuple(s.hand_size for s in v.seats)
+    if len(unseen) != sum(hand_sizes) - len(v.hand) + v.deck_size:
+        raise ValueError("the view's counts do not add up to 40 cards")
+    sim = RoundSim.empty(players)
+    sim.hands[v.seat] = [int(c) for c in v.hand]
+    sim.table = sorted(int(c) for c in v.table)
+    sim.dealer = v.dealer
+    sim.turn = v.seat
+    if v.table_take is not None:
+        take_side = sim.side[v.table_take.seat]
+        sim.add_captured(take_side, [int(c) for c in v.table_take.cards])
+        sim.escobas[take_side] += v.table_take.escobas
+        sim.last = v.table_take.seat
+    for a in v.history:
+        if a.cards:
+            side = sim.side[a.seat]
+            taken = [int(c) for c in a.cards]
+            if a.kind == "play":
+                taken.append(int(a.card))
+            sim.add_captured(side, taken)
+            if a.escoba:
+                sim.escobas[side] += 1
+            sim.last = a.seat
+    if v.claimable is not None and v.claim_seat is not None:
+        sim.claim_card = int(v.claimable)
+        sim.claim_seat = v.claim_seat
+    sim.plays_left = sum(hand_sizes) + v.deck_size
+    return Knowledge(
+        seat=v.seat,
+        players=players,
+        hand=tuple(int(c) for c in v.hand),
+        table=tuple(sim.table),
+        unseen=unseen,
+        hand_sizes=hand_sizes,
+        deck_size=v.deck_size,
+        base=sim,
+    )

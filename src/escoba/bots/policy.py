@@ -1,0 +1,184 @@
+"""Card values in round points, and the fast policy that plays rounds out.
+
+A round is worth about 10 points shared by the sides: 1 for most cards (of 40),
+1 for most diamonds (of 10), 1 for most sevens (of 4), 1 for the 7 of
+diamonds, and the escobas. A captured card is therefore worth roughly its
+share of the items it counts for: `CARD_GAIN` below. The playout policy is the
+greedy player that the search prototype found best for rollouts: the capture
+worth the most, and never (if it can help it) a table that sums 5 to 14 for
+the next player, who could then sweep it with one card.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from escoba.bots.sim import IS_DIAMOND, IS_SEVEN, SEVEN_D, Move, RoundSim
+from escoba.engine.captures import index_groups
+from escoba.engine.cards import FIFTEEN, VALUE
+
+W_CARD: Final = 0.12
+W_DIAMOND: Final = 0.2
+W_SEVEN: Final = 0.4
+W_SEVEN_D: Final = 1.0
+W_ESCOBA: Final = 1.0
+#: What leaving a table of 5..14 costs: the next player sweeps it with the one
+#: value that makes 15, if they hold it.
+W_SWEEP_RISK: Final = 0.7
+
+CARD_GAIN: Final[tuple[float, ...]] = tuple(
+    W_CARD
+    + (W_DIAMOND if IS_DIAMOND[c] else 0.0)
+    + (W_SEVEN if IS_SEVEN[c] else 0.0)
+    + (W_SEVEN_D if c == SEVEN_D else 0.0)
+    for c in range(40)
+)
+VALUES: Final = VALUE
+
+
+def sweepable(total: int) -> bool:
+    """A non-empty table of this sum can be swept by one card (value 1..10)."""
+    return 5 <= total <= 14
+
+
+def greedy_move(sim: RoundSim, avoid_sweeps: bool = True) -> Move:
+    """The best immediate move for the seat on turn by `CARD_GAIN`, counting
+    the escoba, and (with `avoid_sweeps`) the risk of leaving a sweepable
+    table. A claim («LLEVAR EL 15») is a free capture: taken whenever open."""
+    seat = sim.turn
+    table = sim.table
+    if sim.claim_card >= 0 and sim.claim_seat == seat:
+        claim = best_claim(sim)
+        if claim is not None:
+            return claim
+    gain = CARD_GAIN
+    vals = tuple([VALUE[c] for c in table])
+    tsum = sum(vals)
+    ntable = len(table)
+    risky = avoid_sweeps and sim.plays_left > 1
+    best_score = -1e9
+    best: Move = (False, sim.hands[seat][0], ())
+    for card in sim.hands[seat]:
+        v = VALUE[card]
+        if ntable:
+            groups = index_groups(FIFTEEN - v, vals)
+            if groups:
+                rest = tsum + v - FIFTEEN
+                for g in groups:
+                    score = gain[card]
+                    for i in g:
+                        score += gain[table[i]]
+                    if len(g) == ntable:
+                        score += W_ESCOBA
+                    elif risky and 5 <= rest <= 14:
+                        score -= W_SWEEP_RISK
+                    if score > best_score:
+                        best_score = score
+                        best = (False, card, tuple([table[i] for i in g]))
+        score = -0.5 * gain[card]
+        if risky and 5 <= tsum + v <= 14:
+            score -= W_SWEEP_RISK
+        if score > best_score:
+            best_score = score
+            best = (False, card, ())
+    return best
+
+
+def best_claim(sim: RoundSim) -> Move | None:
+    """The most valuable «LLEVAR EL 15» open to the seat on turn, if any."""
+    cc = sim.claim_card
+    rest = [c for c in sim.table if c != cc]
+    groups = index_groups(FIFTEEN - VALUE[cc], tuple([VALUE[c] for c in rest]))
+    if not groups:
+        return None
+    best_score = -1e9
+    best: Move | None = None
+    for g in groups:
+        score = CARD_GAIN[cc] + sum(CARD_GAIN[rest[i]] for i in g)
+        if len(g) == len(rest):
+            score += W_ESCOBA
+        if score > best_score:
+            best_score = score
+            best = (True, cc, tuple([rest[i] for i in g]))
+    return best
+
+
+def playout(sim: RoundSim) -> None:
+    """Play the round to its end, every seat by `greedy_move`."""
+    while sim.plays_left:
+        move = greedy_move(sim)
+        if move[0]:
+            sim.claim(move[2])
+        else:
+            sim.play(move[1], move[2])
+
+
+def _next_hand(sim: RoundSim, seat: int) -> list[int]:
+    """The hand the next seat will play from after `seat` plays a card: its
+    present hand, or, when this play ends the deal, its cards of the next deal
+    (known in a sampled world)."""
+    n = sim.n
+    nxt = (seat + 1) % n
+    hand = sim.hands[nxt]
+    if hand or len(sim.hands[seat]) != 1 or any(sim.hands[s] for s in range(n) if s != seat):
+        return hand
+    k = (nxt - sim.dealer - 1) % n
+    return sim.deck[3 * k : 3 * k + 3]
+
+
+def informed_move(sim: RoundSim) -> Move:
+    """Like `greedy_move`, but a sweep risk counts only when the next player
+    really holds (in this world) the card that sweeps, and then at its full
+    worth: the escoba and the cards. Rollouts in a sampled world may use the
+    world's cards: that world is what is being scored."""
+    seat = sim.turn
+    table = sim.table
+    if sim.claim_card >= 0 and sim.claim_seat == seat:
+        claim = best_claim(sim)
+        if claim is not None:
+            return claim
+    gain = CARD_GAIN
+    vals = tuple([VALUE[c] for c in table])
+    tsum = sum(vals)
+    ntable = len(table)
+    threat = [False] * 16
+    if sim.plays_left > 1:
+        for c in _next_hand(sim, seat):
+            threat[FIFTEEN - VALUE[c]] = True
+    best_score = -1e9
+    best: Move = (False, sim.hands[seat][0], ())
+    for card in sim.hands[seat]:
+        v = VALUE[card]
+        if ntable:
+            groups = index_groups(FIFTEEN - v, vals)
+            if groups:
+                rest = tsum + v - FIFTEEN
+                for g in groups:
+                    score = gain[card]
+                    for i in g:
+                        score += gain[table[i]]
+                    if len(g) == ntable:
+                        score += W_ESCOBA
+                    elif 5 <= rest <= 14 and threat[rest]:
+                        score -= W_ESCOBA + 0.15 * (ntable - len(g))
+                    if score > best_score:
+                        best_score = score
+                        best = (False, card, tuple([table[i] for i in g]))
+        score = -0.5 * gain[card]
+        s = tsum + v
+        if 5 <= s <= 14 and threat[s]:
+            score -= W_ESCOBA + 0.15 * (ntable + 1)
+        if score > best_score:
+            best_score = score
+            best = (False, card, ())
+    return best
+
+
+def informed_playout(sim: RoundSim) -> None:
+    """Play the round to its end, every seat by `informed_move`."""
+    while sim.plays_left:
+        move = informed_move(sim)
+        if move[0]:
+            sim.claim(move[2])
+        else:
+            sim.play(move[1], move[2])

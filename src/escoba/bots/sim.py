@@ -1,0 +1,292 @@
+"""A lean, mutable round of Escoba for robot search.
+
+The engine's states are frozen values that copy tuples on every step: right for
+the game, too slow for a robot that plays a round out thousands of times per
+decision. `RoundSim` keeps one round in plain lists of ints and changes them in
+place; it follows the same rules as `escoba.engine.game` (deals, «LLEVAR EL
+15», escobas, the leftover, scoring) and tests/bots checks it against the
+engine on random games: same actions, same legal moves, same points.
+
+A sim holds only the running tallies that scoring needs per side (cards,
+diamonds, sevens, the 7 of diamonds, escobas), never the captured piles.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Sequence
+
+from escoba.engine.captures import index_groups
+from escoba.engine.cards import FIFTEEN, SEVEN_OF_DIAMONDS, VALUE
+from escoba.engine.game import HAND_SIZE
+from escoba.engine.seats import side_count, side_of
+from escoba.engine.state import GameState, Phase
+
+SEVEN_D = int(SEVEN_OF_DIAMONDS)
+IS_DIAMOND = tuple(c % 4 == 0 for c in range(40))
+IS_SEVEN = tuple(VALUE[c] == 7 for c in range(40))
+
+#: A move in the sim: (claim?, card, group). For a play, `card` leaves the hand
+#: and `group` is the capture (empty: the card stays on the table). For a claim
+#: («LLEVAR EL 15»), `card` is the left card and `group` the other table cards.
+Move = tuple[bool, int, tuple[int, ...]]
+
+
+class RoundSim:
+    __slots__ = (
+        "cards",
+        "claim_card",
+        "claim_seat",
+        "dealer",
+        "deck",
+        "diamonds",
+        "escobas",
+        "hands",
+        "last",
+        "n",
+        "nsides",
+        "plays_left",
+        "seven_d",
+        "sevens",
+        "side",
+        "table",
+        "turn",
+    )
+
+    n: int
+    nsides: int
+    side: tuple[int, ...]
+    hands: list[list[int]]
+    table: list[int]  # kept sorted: sorted cards have sorted values
+    deck: list[int]  # still to be dealt, in dealing order
+    dealer: int
+    turn: int
+    cards: list[int]  # per side
+    diamonds: list[int]
+    sevens: list[int]
+    seven_d: int  # side holding the 7 of diamonds, -1 for none yet
+    escobas: list[int]
+    last: int  # last seat that captured, -1 for none
+    claim_card: int  # the card left on a 15, -1 when no window is open
+    claim_seat: int
+    plays_left: int  # cards still to be played this round (hands + deck)
+
+    @classmethod
+    def empty(cls, players: int) -> RoundSim:
+        sim = cls.__new__(cls)
+        nsides = side_count(players)
+        sim.n = players
+        sim.nsides = nsides
+        sim.side = tuple(side_of(s, players) for s in range(players))
+        sim.hands = [[] for _ in range(players)]
+        sim.table = []
+        sim.deck = []
+        sim.dealer = 0
+        sim.turn = 0
+        sim.cards = [0] * nsides
+        sim.diamonds = [0] * nsides
+        sim.sevens = [0] * nsides
+        sim.seven_d = -1
+        sim.escobas = [0] * nsides
+        sim.last = -1
+        sim.claim_card = -1
+        sim.claim_seat = -1
+        sim.plays_left = 0
+        return sim
+
+    @classmethod
+    def from_state(cls, state: GameState) -> RoundSim:
+        """The round in play of an engine state, every card known (for the
+        benchmark cheater and for tests)."""
+        if state.phase is not Phase.PLAYING:
+            raise ValueError("no round in play")
+        rs = state.round
+        sim = cls.empty(state.players)
+        sim.hands = [[int(c) for c in h] for h in rs.hands]
+        sim.table = sorted(int(c) for c in rs.table)
+        sim.deck = [int(c) for c in rs.deck]
+        sim.dealer = rs.dealer
+        sim.turn = rs.turn
+        for seat in range(state.players):
+            side = sim.side[seat]
+            sim.add_captured(side, [int(c) for c in rs.captured[seat]])
+            sim.escobas[side] += rs.escobas[seat]
+        sim.last = -1 if rs.last_capturer is None else rs.last_capturer
+        if rs.claim is not None:
+            sim.claim_card = int(rs.claim.card)
+            sim.claim_seat = rs.claim.seat
+        sim.plays_left = sum(len(h) for h in sim.hands) + len(sim.deck)
+        return sim
+
+    def add_captured(self, side: int, cards: Sequence[int]) -> None:
+        self.cards[side] += len(cards)
+        for c in cards:
+            if IS_DIAMOND[c]:
+                self.diamonds[side] += 1
+            if IS_SEVEN[c]:
+                self.sevens[side] += 1
+            if c == SEVEN_D:
+                self.seven_d = side
+
+    def copy(self) -> RoundSim:
+        sim = RoundSim.__new__(RoundSim)
+        sim.n = self.n
+        sim.nsides = self.nsides
+        sim.side = self.side
+        sim.hands = [h[:] for h in self.hands]
+        sim.table = self.table[:]
+        sim.deck = self.deck[:]
+        sim.dealer = self.dealer
+        sim.turn = self.turn
+        sim.cards = self.cards[:]
+        sim.diamonds = self.diamonds[:]
+        sim.sevens = self.sevens[:]
+        sim.seven_d = self.seven_d
+        sim.escobas = self.escobas[:]
+        sim.last = self.last
+        sim.claim_card = self.claim_card
+        sim.claim_seat = self.claim_seat
+        sim.plays_left = self.plays_left
+        return sim
+
+    @property
+    def over(self) -> bool:
+        return self.plays_left == 0
+
+    # ------------------------------------------------------------------
+    # Moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat on turn, in the engine's order: claims
+        first, then each hand card (ascending) left on the table and with each
+        of its capture groups. Compulsory capture is not modelled: robots play
+        the site's default rules."""
+        out: list[Move] = []
+        seat = self.turn
+        table = self.table
+        if self.claim_card >= 0 and self.claim_seat == seat:
+            cc = self.claim_card
+            rest = [c for c in table if c != cc]
+            vals = tuple([VALUE[c] for c in rest])
+            for g in index_groups(FIFTEEN - VALUE[cc], vals):
+                out.append((True, cc, tuple([rest[i] for i in g])))
+        vals = tuple([VALUE[c] for c in table])
+        for card in sorted(self.hands[seat]):
+            out.append((False, card, ()))
+            if table:
+                for g in index_groups(FIFTEEN - VALUE[card], vals):
+                    out.append((False, card, tuple([table[i] for i in g])))
+        return out
+
+    def apply(self, move: Move) -> None:
+        if move[0]:
+            self.claim(move[2])
+        else:
+            self.play(move[1], move[2])
+
+    def claim(self, group: Sequence[int]) -> None:
+        """«LLEVAR EL 15»: the seat on turn takes the left card and `group`."""
+        seat = self.turn
+        table = self.table
+        cc = self.claim_card
+        table.remove(cc)
+        for c in group:
+            table.remove(c)
+        side = self.side[seat]
+        self._take(side, cc)
+        for c in group:
+            self._take(side, c)
+        self.cards[side] += 1 + len(group)
+        if not table:
+            self.escobas[side] += 1
+        self.last = seat
+        self.claim_card = -1
+
+    def _take(self, side: int, c: int) -> None:
+        if IS_DIAMOND[c]:
+            self.diamonds[side] += 1
+            if c == SEVEN_D:
+                self.seven_d = side
+                self.sevens[side] += 1
+        elif IS_SEVEN[c]:
+            self.sevens[side] += 1
+
+    def play(self, card: int, group: Sequence[int]) -> None:
+        """The seat on turn plays `card`, capturing `group` (or leaving it)."""
+        seat = self.turn
+        self.hands[seat].remove(card)
+        table = self.table
+        if group:
+            for c in group:
+                table.remove(c)
+            side = self.side[seat]
+            self._take(side, card)
+            for c in group:
+                self._take(side, c)
+            self.cards[side] += 1 + len(group)
+            if not table:
+                self.escobas[side] += 1
+            self.last = seat
+            self.claim_card = -1
+        else:
+            if table and index_groups(FIFTEEN - VALUE[card], tuple([VALUE[c] for c in table])):
+                self.claim_card = card
+                self.claim_seat = (seat + 1) % self.n
+            else:
+                self.claim_card = -1
+            insort(table, card)
+        self.turn = (seat + 1) % self.n
+        self.plays_left -= 1
+        if self.plays_left == 0:
+            self._finish()
+        elif not any(self.hands):
+            self._deal()
+
+    def _deal(self) -> None:
+        deck = self.deck
+        n = self.n
+        pos = 0
+        for k in range(1, n + 1):
+            self.hands[(self.dealer + k) % n] = deck[pos : pos + HAND_SIZE]
+            pos += HAND_SIZE
+        del deck[:pos]
+
+    def _finish(self) -> None:
+        """The leftover goes to the last capturer (never an escoba)."""
+        self.claim_card = -1
+        if self.last >= 0 and self.table:
+            side = self.side[self.last]
+            for c in self.table:
+                self._take(side, c)
+            self.cards[side] += len(self.table)
+        self.table = []
+
+    # ------------------------------------------------------------------
+    # Scoring
+
+    def points(self) -> list[int]:
+        """Each side's points for the round (call once the round is over)."""
+        nsides = self.nsides
+        pts = self.escobas[:]
+        top = _most(self.cards)
+        if top >= 0:
+            cards = self.cards
+            under_ten = all(cards[s] < 10 for s in range(nsides) if s != top)
+            pts[top] += 2 if under_ten else 1
+        top = _most(self.diamonds)
+        if top >= 0:
+            pts[top] += 2 if self.diamonds[top] == 10 else 1
+        top = _most(self.sevens)
+        if top >= 0:
+            pts[top] += 2 if self.sevens[top] == 4 else 1
+        if self.seven_d >= 0:
+            pts[self.seven_d] += 1
+        return pts
+
+
+def _most(counts: list[int]) -> int:
+    """The side with strictly more than every other, or -1 on a tie."""
+    best = max(counts)
+    if counts.count(best) != 1:
+        return -1
+    return counts.index(best)

@@ -1,0 +1,71 @@
+"""The playout simulator and the view reader agree with the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from escoba.bots.base import action_of, move_of
+from escoba.bots.knowledge import knowledge
+from escoba.bots.sim import RoundSim
+from escoba.engine import Phase, RuleSet, apply, legal_actions, new_game, shuffled_deck, view
+
+from .helpers import random_round_states
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_sim_follows_the_engine_step_by_step(players: int) -> None:
+    rng = random.Random(players)
+    for r in range(60):
+        state = new_game(RuleSet(), players, shuffled_deck(rng), first_dealer=r % players)
+        sim = RoundSim.from_state(state)
+        while state.phase is Phase.PLAYING:
+            legal = legal_actions(state)
+            claim_card = -1 if state.round.claim is None else int(state.round.claim.card)
+            assert sim.legal_moves() == [move_of(a, claim_card) for a in legal]
+            assert [action_of(m) for m in sim.legal_moves()] == legal
+            action = rng.choice(legal)
+            sim.apply(move_of(action, claim_card))
+            state, _ = apply(state, state.round.turn, action)
+            if state.phase is Phase.PLAYING:
+                assert sim.turn == state.round.turn
+                assert sim.table == sorted(int(c) for c in state.round.table)
+                assert sim.hands == [list(map(int, h)) for h in state.round.hands]
+        assert sim.over
+        assert sim.points() == [s.points for s in state.finished_rounds[-1].scores]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_copies_are_independent(players: int) -> None:
+    rng = random.Random(7)
+    state = new_game(RuleSet(), players, shuffled_deck(rng))
+    sim = RoundSim.from_state(state)
+    twin = sim.copy()
+    while not twin.over:
+        twin.apply(rng.choice(twin.legal_moves()))
+    assert sim.plays_left == 36
+    assert sim.hands == [list(map(int, h)) for h in state.round.hands]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_knowledge_reads_exactly_the_public_facts(players: int) -> None:
+    for state in random_round_states(players, seed=100 + players, rounds=15):
+        if state.phase is not Phase.PLAYING:
+            continue
+        seat = state.round.turn
+        know = knowledge(view(state, seat))
+        truth = RoundSim.from_state(state)
+        hidden = {int(c) for s, h in enumerate(state.round.hands) if s != seat for c in h}
+        hidden |= {int(c) for c in state.round.deck}
+        assert set(know.unseen) == hidden
+        base = know.base
+        for attr in ("cards", "diamonds", "sevens", "seven_d", "escobas", "last", "table"):
+            assert getattr(base, attr) == getattr(truth, attr), attr
+        assert (base.claim_card, base.plays_left) == (truth.claim_card, truth.plays_left)
+        world = know.sample(random.Random(1))
+        assert [len(h) for h in world.hands] == [len(h) for h in truth.hands]
+        assert sorted(world.hands[seat]) == sorted(truth.hands[seat])
+        others = {c for s, h in enumerate(world.hands) if s != seat for c in h}
+        assert others | set(world.deck) == hidden
+        assert len(world.deck) == len(truth.deck)
