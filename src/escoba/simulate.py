@@ -1,0 +1,179 @@
+"""`escoba simulate`: whole games between random players, for statistics, for
+checking the engine at scale and for producing escoba-record/1 files.
+
+Every game draws its own seed from the run's seed, so a run with `--seed` is
+the same run every time (only the wall time differs), and one game of it can
+be replayed alone from the seed kept in its record.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from escoba.engine import (
+    Action,
+    GameState,
+    Phase,
+    RuleSet,
+    apply,
+    legal_actions,
+    new_game,
+    shuffled_deck,
+    side_count,
+    start_next_round,
+    to_record,
+)
+from escoba.engine.rules import TARGETS
+
+#: round summary items, as (SideScore attribute, label in the summary)
+CATEGORIES: tuple[tuple[str, str], ...] = (
+    ("points_escobas", "escobas"),
+    ("points_cards", "cartas"),
+    ("points_diamonds", "oros"),
+    ("points_seven_of_diamonds", "siete de oros"),
+    ("points_sevens", "sietes"),
+)
+
+
+def random_action(state: GameState, rng: random.Random) -> Action:
+    """The built-in random player: any legal action, uniformly."""
+    return rng.choice(legal_actions(state))
+
+
+def play_game(rules: RuleSet, players: int, rng: random.Random) -> GameState:
+    """One whole game, from the first deal to a result on points, with every
+    shuffle and every choice drawn from `rng`."""
+    state = new_game(rules, players, shuffled_deck(rng), first_dealer=rng.randrange(players))
+    while state.phase is not Phase.GAME_OVER:
+        if state.phase is Phase.ROUND_OVER:
+            state, _ = start_next_round(state, shuffled_deck(rng))
+            continue
+        state, _ = apply(state, state.round.turn, random_action(state, rng))
+    return state
+
+
+@dataclass
+class Stats:
+    """What a run adds up: per finished round, the points of every side by item."""
+
+    seed: int
+    sides: int
+    games: int = 0
+    rounds: int = 0
+    points: dict[str, int] = field(default_factory=lambda: {k: 0 for k, _ in CATEGORIES})
+    escobas: int = 0
+    table_escobas: int = 0  # of those, the dealer's table takes
+    seconds: float = 0.0
+
+    def add(self, final: GameState) -> None:
+        self.games += 1
+        for summary in final.finished_rounds:
+            self.rounds += 1
+            if summary.table_take is not None:
+                self.table_escobas += summary.table_take.escobas
+            for side in summary.scores:
+                self.escobas += side.escobas
+                for key, _ in CATEGORIES:
+                    self.points[key] += getattr(side, key)
+
+    def per_round(self, amount: int) -> float:
+        return amount / self.rounds if self.rounds else 0.0
+
+
+def run(
+    players: int,
+    games: int,
+    seed: int | None,
+    target: int,
+    records: IO[str] | None = None,
+    progress: Progress | None = None,
+) -> Stats:
+    """Play `games` games and add them up; each record goes to `records` as
+    one JSON line as soon as its game ends."""
+    rules = RuleSet(target=target)
+    run_seed = seed if seed is not None else secrets.randbits(64)
+    seeder = random.Random(run_seed)
+    stats = Stats(seed=run_seed, sides=side_count(players))
+    task = progress.add_task("Partidas", total=games) if progress is not None else None
+    start = time.perf_counter()
+    for number in range(1, games + 1):
+        game_seed = seeder.getrandbits(64)
+        final = play_game(rules, players, random.Random(game_seed))
+        stats.add(final)
+        if records is not None:
+            record: dict[str, Any] = to_record(final)
+            record["simulation"] = {"game": number, "seed": game_seed}
+            records.write(json.dumps(record, ensure_ascii=False) + "\n")
+        if progress is not None and task is not None:
+            progress.advance(task)
+    stats.seconds = time.perf_counter() - start
+    return stats
+
+
+def summary_table(stats: Stats) -> Table:
+    """Average points per finished round, item by item: for all sides together
+    and for one side."""
+    table = Table()
+    table.add_column("puntos por ronda")
+    table.add_column("todos los lados", justify="right")
+    table.add_column("por lado", justify="right")
+    rows = [(label, stats.points[key]) for key, label in CATEGORIES]
+    rows.append(("total", sum(stats.points.values())))
+    for label, amount in rows:
+        per_round = stats.per_round(amount)
+        table.add_row(label, f"{per_round:.3f}", f"{per_round / stats.sides:.3f}")
+    return table
+
+
+def simulate(
+    players: int = typer.Option(2, "--players", min=2, max=4, help="Jugadores: 2, 3 o 4."),
+    games: int = typer.Option(100, "--games", min=1, help="Cuántas partidas jugar."),
+    seed: int | None = typer.Option(None, "--seed", help="Semilla: la misma, las mismas partidas."),
+    target: int = typer.Option(21, "--target", help="Puntos para ganar: 15, 21, 30 o 31."),
+    records: Path | None = typer.Option(
+        None, "--records", help="Escribe cada partida como escoba-record/1, una por línea."
+    ),
+) -> None:
+    """Play whole games between random players and print what they scored."""
+    if target not in TARGETS:
+        raise typer.BadParameter("la meta es 15, 21, 30 o 31 puntos", param_hint="--target")
+    out = Console()
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        if records is None:
+            stats = run(players, games, seed, target, progress=bar)
+        else:
+            with records.open("w", encoding="utf-8") as sink:
+                stats = run(players, games, seed, target, records=sink, progress=bar)
+    out.print(
+        f"{stats.games} partidas · {players} jugadores · a {target} puntos · semilla {stats.seed}"
+    )
+    out.print(summary_table(stats))
+    out.print(f"rondas: {stats.rounds} ({stats.rounds / stats.games:.2f} por partida)")
+    out.print(
+        f"escobas por ronda: {stats.per_round(stats.escobas):.3f} "
+        f"({stats.per_round(stats.table_escobas):.3f} de la mesa al repartir)"
+    )
+    if records is not None:
+        out.print(f"registros: {records}")
+    out.print(f"tiempo: {stats.seconds:.2f} s")
+    rate = stats.games / stats.seconds if stats.seconds > 0 else float("inf")
+    out.print(f"partidas por segundo: {rate:.1f}")
