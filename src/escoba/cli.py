@@ -11,7 +11,6 @@ from rich.console import Console
 from escoba.engine import Phase, RuleSet, apply, legal_actions, new_game, shuffled_deck
 from escoba.engine.cards import NOTATION
 from escoba.simulate import simulate
-from escoba.simulate import simulate
 from escoba.tournament import tournament_command
 from escoba.web.commands import expire, migrate_command, serve
 
@@ -26,9 +25,6 @@ app = typer.Typer(
 @app.callback()
 def _root() -> None:
     """Escoba del 15."""
-
-
-app.command()(simulate)
 
 
 app.command()(simulate)
