@@ -113,3 +113,11 @@ def diamonds_word(design: Design = DEFAULT_DESIGN) -> str:
 
 def seven_of_diamonds_name(design: Design = DEFAULT_DESIGN) -> str:
     return _SEVEN_OF_DIAMONDS[design]
+
+
+def the_card(card: int, design: Design = DEFAULT_DESIGN) -> str:
+    """The name with its article: «el 7 de diamantes», «la reina de picas»,
+    «la sota de copas», «el caballo de bastos»."""
+    value, _ = _value_suit(card)
+    feminine = value == 8 or (design is Design.FRENCH and value == 9)
+    return f"{'la' if feminine else 'el'} {card_name(card, design)}"

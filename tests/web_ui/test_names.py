@@ -12,6 +12,7 @@ from escoba.names import (
     parse_design,
     rank_label,
     seven_of_diamonds_name,
+    the_card,
 )
 
 
@@ -64,3 +65,10 @@ def test_parse_design_falls_back_to_french() -> None:
 def test_no_such_card() -> None:
     with pytest.raises(ValueError):
         card_name(40)
+
+
+def test_articles() -> None:
+    assert the_card(parse_card("9H"), Design.FRENCH) == "la jota de corazones"
+    assert the_card(parse_card("9H"), Design.SPANISH) == "el caballo de copas"
+    assert the_card(parse_card("8S"), Design.SPANISH) == "la sota de espadas"
+    assert the_card(parse_card("7D")) == "el 7 de diamantes"

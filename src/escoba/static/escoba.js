@@ -53,6 +53,10 @@
     });
   }
 
+  function capital(text) {
+    return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  }
+
   function hint(text) {
     var el = $("#play-hint");
     if (el) el.textContent = text;
@@ -117,14 +121,14 @@
       var name = raised.getAttribute("data-name");
       var value = parseInt(raised.getAttribute("data-value"), 10);
       if (picked.table.length) {
-        hint(name + " + mesa: " + (value + sum) + (value + sum === FIFTEEN ? " ✓ — toca LLEVAR" : ""));
+        hint(capital(name) + " + mesa: " + (value + sum) + (value + sum === FIFTEEN ? " ✓ — toca LLEVAR" : ""));
       } else if (groupsOf(raised).length) {
-        hint("Con el " + name + " puedes hacer 15: toca las cartas iluminadas.");
+        hint("Con " + name + " puedes hacer 15: toca las cartas iluminadas.");
       } else {
-        hint("El " + name + " no hace 15 con la mesa: DEJAR EN LA MESA.");
+        hint(capital(name) + " no hace 15 con la mesa: DEJAR EN LA MESA.");
       }
     } else if (claim) {
-      hint("LLEVAR EL 15: toca las cartas que van con el " + claim.getAttribute("data-name") + ", o elige una carta de tu mano.");
+      hint("LLEVAR EL 15: toca las cartas que van con " + claim.getAttribute("data-name") + ", o elige una carta de tu mano.");
     } else {
       hint("Toca una carta de tu mano.");
     }
@@ -149,7 +153,7 @@
       if (groups.length === 1) {
         chosen = groups[0].slice();
       } else if (groups.length === 0) {
-        warn("Con el " + raised.getAttribute("data-name") + " no se puede hacer 15.");
+        warn("Con " + raised.getAttribute("data-name") + " no se puede hacer 15.");
         return false;
       } else {
         warn("Toca las cartas de la mesa que quieres llevarte.");
@@ -201,7 +205,7 @@
       } else {
         picked.hand = null;
         render();
-        warn("Toca las cartas de la mesa que van con el " + form.getAttribute("data-name") + ".");
+        warn("Toca las cartas de la mesa que van con " + form.getAttribute("data-name") + ".");
         return false;
       }
     }
@@ -217,7 +221,7 @@
       return sameSet(g, chosen);
     });
     if (!legal) {
-      warn("Ese 15 no incluye el " + form.getAttribute("data-name") + ".");
+      warn("Ese 15 no incluye " + form.getAttribute("data-name") + ".");
       return false;
     }
     form.elements.group.value = chosen.join(" ");
@@ -250,7 +254,7 @@
       return;
     }
     if (!picked.hand && claimForm() && n === claimForm().getAttribute("data-card")) {
-      hint("El " + el.getAttribute("data-name") + " ya va en el 15: toca las otras cartas.");
+      hint(capital(el.getAttribute("data-name")) + " ya va en el 15: toca las otras cartas.");
       return;
     }
     var i = picked.table.indexOf(n);

@@ -43,6 +43,7 @@ from escoba.names import (
     diamonds_word,
     parse_design,
     seven_of_diamonds_name,
+    the_card,
 )
 from escoba.web.cards_svg import card_back_svg, card_svg
 from escoba.web.deps import (
@@ -73,6 +74,7 @@ class HandCard:
     notation: str
     value: int
     name: str
+    the: str  # the name with its article, for messages
     groups: tuple[tuple[str, ...], ...]  # table cards it may take (LLEVAR)
     can_leave: bool  # DEJAR EN LA MESA is legal with it
 
@@ -87,6 +89,7 @@ class TableCard:
     notation: str
     value: int
     name: str
+    the: str
     claimable: bool  # the card left on a 15 (LLEVAR EL 15)
 
 
@@ -185,10 +188,10 @@ def describe_play(view: View, names: tuple[str, ...], index: int, design: Design
     if action.kind == "claim":
         text = f"{who} lleva el 15: {cards_phrase(action.cards, design)}"
     elif action.cards:
-        played = card_name(action.card, design)
-        text = f"{who} juega el {played} y lleva {cards_phrase(action.cards, design)}"
+        played = the_card(action.card, design)
+        text = f"{who} juega {played} y lleva {cards_phrase(action.cards, design)}"
     else:
-        text = f"{who} deja el {card_name(action.card, design)} en la mesa"
+        text = f"{who} deja {the_card(action.card, design)} en la mesa"
     return f"{text} — ¡ESCOBA!" if action.escoba else text
 
 
@@ -282,6 +285,7 @@ def board_model(page: TablePage, design: Design) -> Board | None:
             notation=NOTATION[c],
             value=VALUE[c],
             name=card_name(c, design),
+            the=the_card(c, design),
             groups=tuple(groups.get(c, ())),
             can_leave=c in leaves,
         )
@@ -295,6 +299,7 @@ def board_model(page: TablePage, design: Design) -> Board | None:
             notation=NOTATION[c],
             value=VALUE[c],
             name=card_name(c, design),
+            the=the_card(c, design),
             claimable=c == view.claimable,
         )
         if tc.claimable:
