@@ -18,6 +18,7 @@ Group = tuple[Card, ...]
 IndexGroups = tuple[tuple[int, ...], ...]
 
 _MEMO_LIMIT: Final = 500_000
+_SUMS_UP_TO_15: Final = (1 << (FIFTEEN + 1)) - 1
 # (target, sorted values of the table) -> positions in the table, each group
 # ascending and the groups in lexicographic order
 _memo: dict[tuple[int, tuple[int, ...]], IndexGroups] = {}
@@ -87,8 +88,10 @@ def groups_for_hand(
 
 
 def can_capture(card: int, table: Sequence[Card]) -> bool:
-    """Whether `card` makes 15 with some group of `table` (cheaper than listing)."""
-    if not table:
-        return False
-    values = tuple(sorted([VALUE[c] for c in table]))
-    return bool(index_groups(FIFTEEN - VALUE[card], values))
+    """Whether `card` makes 15 with some group of `table` (cheaper than listing):
+    bit s of `reachable` says that some group of the cards seen sums to s."""
+    target = FIFTEEN - VALUE[card]
+    reachable = 1
+    for c in table:
+        reachable |= (reachable << VALUE[c]) & _SUMS_UP_TO_15
+    return target > 0 and bool(reachable >> target & 1)
