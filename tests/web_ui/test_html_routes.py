@@ -100,7 +100,7 @@ def test_play_a_card_through_the_form(client: TestClient) -> None:
     html = client.get(f"/t/{invite}").text
     assert "Tu turno" in html  # robots answer at once: it is Ana's turn again
     hand = re.findall(r'class="card hand-card" data-card="(\w+)"', html)
-    groups = re.findall(r"data-groups='([^']*)'", html)
+    groups = re.findall(r"class=\"card hand-card\"[^>]*data-groups='([^']*)'", html)
     assert hand and len(hand) == len(groups)
     v = version_of(html)
     r = client.post(

@@ -217,7 +217,10 @@ def _round_table(
     leftover = None
     if left.cards:
         owner = "nadie" if left.seat is None else _name(names, left.seat)
-        leftover = f"Quedaron {len(left.cards)} cartas en la mesa: para {owner}."
+        n = len(left.cards)
+        cards = "1 carta" if n == 1 else f"{n} cartas"
+        verb = "Quedó" if n == 1 else "Quedaron"
+        leftover = f"{verb} {cards} en la mesa: para {owner}."
     return RoundTable(number=summary.number, rows=rows, leftover=leftover)
 
 
