@@ -528,6 +528,13 @@ class TableService:
                 raise Conflict("El registro se descarga cuando la partida termina.", "not_finished")
             return eng.to_record(state, self._names(table))
 
+    def game_state(self, invite: str) -> eng.GameState | None:
+        """The whole current game, hidden cards included: for the server's own
+        jobs and checks, never for a client (clients get `page`)."""
+        with self._read() as session:
+            table = self._load(session, invite, lock=False)
+            return None if table.state is None else state_from_dict(table.state)
+
     def log(self, invite: str) -> list[ActionLogRow]:
         """The server-side action log (holds decks: never for clients)."""
         with self._read() as session:

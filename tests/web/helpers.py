@@ -1,0 +1,155 @@
+"""A small API client for the web tests: one `Player` per seat token."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from escoba import engine as eng
+from escoba.engine.view import round_summary_dict
+from escoba.web.service import TableService
+
+CARD_RE = re.compile(r"(?<![0-9A-Za-z])(10|[1-9])([DHSC])(?![0-9A-Za-z])")
+
+
+@dataclass
+class Player:
+    client: TestClient
+    invite: str
+    token: str | None
+    position: int | None = None
+    received: list[str] = field(default_factory=list)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def get(self, path: str = "") -> Any:
+        r = self.client.get(f"/api/tables/{self.invite}{path}", headers=self.headers)
+        self.received.append(r.text)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def table(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.get()
+        return data
+
+    def post(self, path: str, body: dict[str, Any], expect: int = 200) -> Any:
+        r = self.client.post(f"/api/tables/{self.invite}{path}", json=body, headers=self.headers)
+        self.received.append(r.text)
+        assert r.status_code == expect, (r.status_code, r.text)
+        return r.json()
+
+    def command(self, path: str, expect: int = 200, **body: Any) -> Any:
+        body.setdefault("version", self.table()["version"])
+        return self.post(path, body, expect)
+
+    def act(self, action: dict[str, Any], expect: int = 200) -> Any:
+        return self.command("/actions", expect=expect, action=action)
+
+
+def create(client: TestClient, name: str = "Ana", target: int = 21) -> Player:
+    r = client.post("/api/tables", json={"name": name, "target": target})
+    assert r.status_code == 201, r.text
+    data = r.json()
+    p = Player(client, data["invite"], data["token"], data["position"])
+    p.received.append(r.text)
+    return p
+
+
+def join(client: TestClient, invite: str, name: str) -> Player:
+    r = client.post(f"/api/tables/{invite}/seats", json={"name": name})
+    assert r.status_code == 201, r.text
+    data = r.json()
+    p = Player(client, invite, data["token"], data["position"])
+    p.received.append(r.text)
+    return p
+
+
+def service_of(client: TestClient) -> TableService:
+    service: TableService = client.app.state.ctx.service  # type: ignore[attr-defined]
+    return service
+
+
+def server_state(client: TestClient, invite: str) -> eng.GameState | None:
+    """The true state, server side (only tests look at it)."""
+    return service_of(client).game_state(invite)
+
+
+def hidden_cards(state: eng.GameState, seat: int | None) -> set[str]:
+    """Cards `seat` (None: a spectator) must not know now: other hands and the deck."""
+    if state.phase is not eng.Phase.PLAYING:
+        return set()
+    rs = state.round
+    hidden = {str(c) for c in rs.deck}
+    for s, hand in enumerate(rs.hands):
+        if s != seat:
+            hidden |= {str(c) for c in hand}
+    return hidden
+
+
+def cards_in(text: str) -> set[str]:
+    return {m.group(1) + m.group(2) for m in CARD_RE.finditer(text)}
+
+
+def current_round_text(response_text: str, state: eng.GameState) -> str:
+    """A table response without the previous round's summary, whose cards
+    (the leftover) were public then and may be in a hand now; that summary is
+    checked to be exactly the public one instead."""
+    data = json.loads(response_text)
+    view = data.get("view") or {}
+    last = view.pop("last_round", None)
+    if last is not None:
+        summary = state.finished_rounds[-1]
+        assert last == round_summary_dict(summary)
+    return json.dumps(data)
+
+
+def play_until_over(
+    players: list[Player],
+    rng: random.Random,
+    spectator: Player | None = None,
+    check_hidden: bool = False,
+    max_steps: int = 5000,
+) -> dict[str, Any]:
+    """Every human plays random legal actions (and presses SIGUIENTE RONDA)
+    until the game ends; after each step, nothing any client received may name
+    a card hidden from it."""
+    by_seat: dict[int, Player] = {}
+    for p in players:
+        game_seat = next(s["game_seat"] for s in p.table()["seats"] if s["you"])
+        by_seat[game_seat] = p
+    client = players[0].client
+    invite = players[0].invite
+    for _ in range(max_steps):
+        table = players[0].table()
+        if table["status"] != "playing":
+            return table
+        view = table["view"]
+        if view["phase"] == "round_over":
+            rng.choice(players).command("/next-round")
+        else:
+            actor = by_seat[view["turn"]]
+            mine = actor.table()
+            legal = mine["view"]["legal_actions"]
+            # take something when possible: games end sooner than with pure chance
+            takes = [a for a in legal if a["type"] == "claim" or a.get("capture")]
+            actor.act(rng.choice(takes or legal))
+        if check_hidden:
+            state = server_state(client, invite)
+            assert state is not None
+            watchers = [(p, s) for s, p in by_seat.items()]
+            if spectator is not None:
+                spectator.table()
+                watchers.append((spectator, None))  # type: ignore[arg-type]
+            for p, seat in watchers:
+                p.table()
+                text = current_round_text(p.received[-1], state)
+                leaked = cards_in(text) & hidden_cards(state, seat)
+                assert not leaked, f"seat {seat} was shown hidden cards {leaked}"
+    raise AssertionError("the game did not end")
