@@ -22,6 +22,7 @@ setup() {
     "$VENV/bin/python" -m pip install --quiet -c requirements.lock -e '.[dev]'
     echo "$want" > "$stamp"
   fi
+  ensure_chromium
   if [ -f package.json ]; then
     local nstamp=node_modules/.escoba-installed
     local nwant
@@ -30,6 +31,20 @@ setup() {
       npm ci --no-audit --no-fund --loglevel=error
       echo "$nwant" > "$nstamp"
     fi
+  fi
+}
+
+# The browser tests drive Debian's Chromium (Playwright cannot download its own
+# browsers here). As root, install it when missing; otherwise those tests skip
+# and say why.
+ensure_chromium() {
+  if [ -x "${ESCOBA_CHROMIUM:-/usr/bin/chromium}" ] || [ "$(id -u)" != 0 ]; then
+    return 0
+  fi
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Chromium for the browser tests (apt-get)..." >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+      || echo "Chromium could not be installed: the browser tests will skip." >&2
   fi
 }
 
