@@ -49,6 +49,10 @@ class Player:
         body.setdefault("version", self.table()["version"])
         return self.post(path, body, expect)
 
+    def game_seat(self) -> int:
+        seat: int = next(s["game_seat"] for s in self.table()["seats"] if s["you"])
+        return seat
+
     def act(self, action: dict[str, Any], expect: int = 200) -> Any:
         return self.command("/actions", expect=expect, action=action)
 
@@ -122,8 +126,7 @@ def play_until_over(
     a card hidden from it."""
     by_seat: dict[int, Player] = {}
     for p in players:
-        game_seat = next(s["game_seat"] for s in p.table()["seats"] if s["you"])
-        by_seat[game_seat] = p
+        by_seat[p.game_seat()] = p
     client = players[0].client
     invite = players[0].invite
     for _ in range(max_steps):
