@@ -20,6 +20,7 @@ VARIANTS: dict[str, Callable[[], Robot]] = {
     "luna-p05": lambda: Luna(prior=0.5),
     "luna-p1": lambda: Luna(prior=1.0),
     "luna-p2": lambda: Luna(prior=2.0),
+    "luna-p1-96": lambda: Luna(prior=1.0, max_worlds=96, budget=0.1),
     "luna-informed": lambda: Luna(informed=True),
     "luna-200": lambda: Luna(budget=0.12, max_worlds=200),
     "luna-plain-200": lambda: Luna(budget=0.12, max_worlds=200, informed=False),

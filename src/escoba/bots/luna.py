@@ -3,13 +3,18 @@ search, and the benchmark cheater that runs the same search on the true cards.
 
 For a decision Luna samples worlds consistent with everything her seat has
 seen this round (`knowledge`), and in each world plays every candidate action
-followed by the rest of the round under the fast policy of `policy.playout`.
+followed by the rest of the round under the fast policy of
+`policy.informed_playout` (greedy, shy of leaving a sweep to a player who, in
+that world, holds the sweeping card).
 Every candidate is played out in the *same* worlds (common random numbers):
 the luck of a sample then hits all candidates alike, and their differences
 show through far sooner than with independent samples. The value of a playout
 is the round's point difference for her side (her pair, with four players)
 against the other sides. She samples until `max_worlds` or her time budget,
-whichever comes first, and always at least `min_worlds`.
+whichever comes first, and always at least `min_worlds`. The mean value of
+each action is then added to Carmen's judgement of it (`prior` times her
+score, also in round points): a few dozen worlds are a noisy measure, her
+judgement a steady one, and together they beat either alone.
 """
 
 from __future__ import annotations
@@ -68,18 +73,31 @@ def search(
     return best, totals, worlds
 
 
+def _combine(
+    totals: Sequence[float], worlds: int, legal: Sequence[Action], v: View, prior: float
+) -> int:
+    """The chosen index: the mean playout value of each action plus `prior`
+    times Carmen's judgement of it (both in round points). The judgement is a
+    steady, low-noise opinion; the search corrects it where the worlds agree."""
+    values = [t / worlds for t in totals]
+    if prior:
+        judge = carmen_judge(knowledge(v))
+        values = [x + prior * judge.score(a) for x, a in zip(values, legal, strict=True)]
+    return max(range(len(legal)), key=values.__getitem__)
+
+
 class Luna:
     name = "luna"
     display_name = "Luna"
 
     def __init__(
         self,
-        budget: float = 0.09,
+        budget: float = 0.08,
         min_worlds: int = 6,
-        max_worlds: int = 48,
+        max_worlds: int = 64,
         clock: Clock = time.perf_counter,
         informed: bool = True,
-        prior: float = 1.0,
+        prior: float = 1.5,
     ) -> None:
         self.prior = prior
         self.rollout = informed_playout if informed else playout
@@ -108,7 +126,9 @@ class Luna:
         )
         if self.prior:
             judge = carmen_judge(know)
-            values = [t / worlds + self.prior * judge.score(a) for t, a in zip(totals, legal)]
+            values = [
+                t / worlds + self.prior * judge.score(a) for t, a in zip(totals, legal, strict=True)
+            ]
         else:
             values = totals
         return legal[max(range(len(legal)), key=values.__getitem__)]
@@ -124,18 +144,20 @@ class Cheater:
     display_name = "Tramposo"
     omniscient = True
 
-    def __init__(self, informed: bool = True) -> None:
+    def __init__(self, informed: bool = True, prior: float = 1.5) -> None:
         self.rollout = informed_playout if informed else playout
+        self.prior = prior
 
     def choose_seeing(self, state: GameState, seat: int, rng: random.Random) -> Action:
-        legal = legal_of(view(state, seat))
+        seat_view = view(state, seat)
+        legal = legal_of(seat_view)
         if len(legal) == 1:
             return legal[0]
         true_world = RoundSim.from_state(state)
         claim = state.round.claim
         claim_card = -1 if claim is None else int(claim.card)
         moves = [move_of(a, claim_card) for a in legal]
-        best, _, _ = search(
+        _, totals, _ = search(
             lambda _rng: true_world,
             moves,
             true_world.side[seat],
@@ -146,4 +168,4 @@ class Cheater:
             max_worlds=1,
             rollout=self.rollout,
         )
-        return legal[best]
+        return legal[_combine(totals, 1, legal, seat_view, self.prior)]
