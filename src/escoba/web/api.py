@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request, status
+from fastapi import APIRouter, Depends, Path, Query, Request, status
 from pydantic import BaseModel, Field
 
 from escoba import engine as eng
@@ -17,7 +17,7 @@ from escoba.web.service import Invalid
 router = APIRouter(prefix="/api", tags=["api"])
 
 TokenDep = Annotated[str | None, Depends(bearer_token)]
-Invite = Annotated[str, Field(min_length=8, max_length=64)]
+Invite = Annotated[str, Path(description="The table's invite code, from its link.")]
 
 
 class ErrorOut(BaseModel):

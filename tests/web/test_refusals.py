@@ -1,0 +1,223 @@
+"""Bad input of every kind gets a clear refusal and changes nothing; racing
+identical submissions apply exactly once."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, inspect
+
+from escoba import engine as eng
+from escoba.web.db import migrate
+from escoba.web.models import Base
+
+from .helpers import Player, create, join, service_of
+
+
+def _started(client: TestClient) -> tuple[Player, Player]:
+    ana = create(client, "Ana")
+    beto = join(client, ana.invite, "Beto")
+    ana.command("/start")
+    return ana, beto
+
+
+def _on_turn(players: tuple[Player, Player]) -> tuple[Player, Player]:
+    turn = players[0].table()["view"]["turn"]
+    a, b = players
+    return (a, b) if a.game_seat() == turn else (b, a)
+
+
+def _refused(p: Player, path: str, body: Any, status: int, code: str | None = None) -> str:
+    before = p.table()["version"]
+    r = p.client.post(f"/api/tables/{p.invite}{path}", json=body, headers=p.headers)
+    assert r.status_code == status, r.text
+    data = r.json()
+    assert isinstance(data["message"], str) and data["message"]
+    if code is not None:
+        assert data["error"] == code
+    assert p.table()["version"] == before  # nothing changed
+    message: str = data["message"]
+    return message
+
+
+def test_wrong_moves_are_refused_with_a_message_a_player_understands(
+    app_client: TestClient,
+) -> None:
+    actor, other = _on_turn(_started(app_client))
+    view = actor.table()["view"]
+    version = actor.table()["version"]
+    hand = view["hand"]
+    table = view["table"]
+    not_mine = next(c for c in other.table()["view"]["hand"])
+
+    def play(card: str, capture: list[str]) -> dict[str, Any]:
+        return {"version": version, "action": {"type": "play", "card": card, "capture": capture}}
+
+    # a wrong sum (find a hand card and one table card that do not make 15)
+    wrong = next(
+        (h, t)
+        for h in hand
+        for t in table
+        if eng.parse_card(h).value + eng.parse_card(t).value != 15
+    )
+    message = _refused(actor, "/actions", play(wrong[0], [wrong[1]]), 409, "not_fifteen")
+    assert message.startswith("Esas cartas suman") and message.endswith("no 15.")
+    _refused(actor, "/actions", play(not_mine, []), 409, "not_in_hand")
+    _refused(other, "/actions", play(other.table()["view"]["hand"][0], []), 409, "not_your_turn")
+    _refused(actor, "/actions", play("11D", []), 422, "bad_action")
+    _refused(actor, "/actions", play(hand[0], ["ZZ"]), 422, "bad_action")
+    _refused(actor, "/actions", {"version": version, "action": {"type": "claim", "group": []}}, 409)
+    _refused(actor, "/actions", {"version": version, "action": {"type": "jump"}}, 422)
+    _refused(actor, "/actions", {"action": {"type": "play", "card": hand[0]}}, 422)
+    _refused(actor, "/actions", play(hand[0], []) | {"version": version - 1}, 409, "stale")
+    _refused(actor, "/next-round", {"version": version}, 409)
+
+
+def test_malformed_requests_are_4xx_never_500(app_client: TestClient) -> None:
+    ana, _ = _started(app_client)
+    url = f"/api/tables/{ana.invite}/actions"
+    for raw in (b"", b"{", b"[]", b'{"version": "x"}', b"\xff\xfe"):
+        r = app_client.post(
+            url, content=raw, headers=ana.headers | {"content-type": "application/json"}
+        )
+        assert 400 <= r.status_code < 500, (raw, r.status_code)
+    assert app_client.get("/api/tables/nope").status_code == 404
+    assert app_client.get("/api/tables/" + "x" * 20).status_code == 404
+    assert app_client.get("/api/tables/" + "x" * 500).status_code in (404, 422)
+    r = app_client.post("/api/tables", json={"name": "Ana", "target": 25})
+    assert r.status_code == 422
+    for name, code in (("", "empty_name"), ("   ", "empty_name"), ("x" * 40, "name_too_long")):
+        r = app_client.post("/api/tables", json={"name": name, "target": 21})
+        assert r.status_code == 422 and r.json()["error"] == code
+
+
+def test_seats_and_lobby_rules(app_client: TestClient) -> None:
+    ana = create(app_client, "Ana")
+    beto = join(app_client, ana.invite, "Beto")
+    version = ana.table()["version"]
+    _refused(beto, "/robots", {"version": version, "robot": "luna"}, 403, "not_creator")
+    _refused(ana, "/robots", {"version": version, "robot": "hal"}, 422)
+    _refused(beto, "/start", {"version": version}, 403, "not_creator")
+    _refused(ana, "/robots/remove", {"version": version, "position": 1}, 422, "not_a_robot")
+    ana.command("/robots", robot="carmen")
+    ana.command("/robots", robot="tito")
+    assert [s["name"] for s in ana.table()["seats"]] == ["Ana", "Beto", "Carmen", "Tito"]
+    r = app_client.post(f"/api/tables/{ana.invite}/seats", json={"name": "Dora"})
+    assert r.status_code == 409 and r.json()["error"] == "table_full"
+    ana.command("/robots/remove", position=3)
+    assert len(ana.table()["seats"]) == 3
+    ana.command("/start")
+    r = app_client.post(f"/api/tables/{ana.invite}/seats", json={"name": "Dora"})
+    assert r.status_code == 409 and r.json()["error"] == "already_started"
+    version = ana.table()["version"]
+    _refused(ana, "/robots", {"version": version, "robot": "luna"}, 409, "already_started")
+
+
+def test_a_lone_creator_cannot_start(app_client: TestClient) -> None:
+    ana = create(app_client, "Ana")
+    _refused(ana, "/start", {"version": ana.table()["version"]}, 409, "not_enough")
+
+
+def test_tampered_or_foreign_tokens_are_refused(app_client: TestClient) -> None:
+    ana, beto = _started(app_client)
+    other_table = create(app_client, "Zoe")
+    actor, _ = _on_turn((ana, beto))
+    action = actor.table()["view"]["legal_actions"][0]
+    version = ana.table()["version"]
+    for token in (actor.token + "x", other_table.token, "", "a" * 5000):  # type: ignore[operator]
+        forged = Player(app_client, ana.invite, token)
+        r = app_client.post(
+            f"/api/tables/{ana.invite}/actions",
+            json={"version": version, "action": action},
+            headers=forged.headers,
+        )
+        assert r.status_code == 403, (token[:10], r.status_code)
+    assert ana.table()["version"] == version
+
+
+def test_chat_limits(app_client: TestClient) -> None:
+    ana, _ = _started(app_client)
+    _refused(ana, "/chat", {"text": "   "}, 422, "empty_chat")
+    _refused(ana, "/chat", {"text": "x" * 301}, 422, "chat_too_long")
+    _refused(ana, "/chat", {"text": "x" * 3000}, 422)
+    for i in range(5):
+        ana.post("/chat", {"text": f"mensaje {i}"}, expect=201)
+    r = app_client.post(
+        f"/api/tables/{ana.invite}/chat", json={"text": "uno más"}, headers=ana.headers
+    )
+    assert r.status_code == 429 and r.json()["error"] == "chat_rate"
+    assert len(ana.get("/chat")) == 5
+
+
+def test_the_record_is_only_for_finished_games(app_client: TestClient) -> None:
+    ana, _ = _started(app_client)
+    r = app_client.get(f"/api/tables/{ana.invite}/record")
+    assert r.status_code == 409 and r.json()["error"] == "not_finished"
+
+
+def test_identical_submissions_at_once_apply_exactly_once(app_client: TestClient) -> None:
+    ana, beto = _started(app_client)
+    actor, _ = _on_turn((ana, beto))
+    table = actor.table()
+    action = table["view"]["legal_actions"][0]
+    body = {"version": table["version"], "action": action}
+    statuses: list[int] = []
+    barrier = threading.Barrier(8)
+
+    def submit() -> None:
+        barrier.wait()
+        r = app_client.post(f"/api/tables/{actor.invite}/actions", json=body, headers=actor.headers)
+        statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=submit) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [200] + [409] * 7
+    log = service_of(app_client).log(actor.invite)
+    assert [e.kind for e in log].count("action") == 1
+    assert actor.table()["version"] == table["version"] + 1
+
+
+def test_conflicting_submissions_at_once_leave_one_consistent_table(
+    app_client: TestClient,
+) -> None:
+    ana, beto = _started(app_client)
+    actor, other = _on_turn((ana, beto))
+    version = actor.table()["version"]
+    legal = actor.table()["view"]["legal_actions"]
+    jobs = [(actor, {"version": version, "action": a}, "/actions") for a in legal[:4]]
+    jobs.append((other, {"version": version}, "/abandon"))
+    statuses: list[int] = []
+    barrier = threading.Barrier(len(jobs))
+
+    def submit(p: Player, body: dict[str, Any], path: str) -> None:
+        barrier.wait()
+        r = app_client.post(f"/api/tables/{p.invite}{path}", json=body, headers=p.headers)
+        statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=submit, args=job) for job in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses.count(200) == 1 and statuses.count(409) == len(jobs) - 1
+    service = service_of(app_client)
+    assert service.replay_log(actor.invite) == service.game_state(actor.invite)
+
+
+def test_the_schema_comes_from_the_migrations_and_matches_the_models(db_url: str) -> None:
+    if not db_url.startswith("sqlite"):
+        pytest.skip("checked once, on SQLite")
+    migrate(db_url)
+    migrate(db_url)  # idempotent
+    engine = create_engine(db_url)
+    inspector = inspect(engine)
+    for table in Base.metadata.sorted_tables:
+        columns = {c["name"] for c in inspector.get_columns(table.name)}
+        assert columns == {c.name for c in table.columns}, table.name
+    engine.dispose()
