@@ -4,7 +4,6 @@ made here, per app, never at import time."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 import random
 from collections.abc import AsyncIterator
@@ -17,7 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from itsdangerous import URLSafeSerializer
 from sse_starlette.sse import EventSourceResponse
 
-from escoba.web import api
+from escoba.web import api, html
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.db import Database
 from escoba.web.deps import AppContext
@@ -113,11 +112,7 @@ def create_app(
         return EventSourceResponse(stream(), ping=15)
 
     app.include_router(api.router)
-    if importlib.util.find_spec("escoba.web.html") is not None:
-        from escoba.web import html
-
-        if hasattr(html, "router"):
-            app.include_router(html.router)
+    app.include_router(html.router)
     return app
 
 
