@@ -74,3 +74,48 @@ def app_client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
     app = create_app(settings, clock=clock, rng=random.Random(7), brain=first_legal)
     with TestClient(app) as client:
         yield client
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def live_server(db_url: str, clock: ManualClock) -> Iterator[str]:
+    """The app served by a real uvicorn on a free local port, with robots that
+    play on their own in the background (no delay)."""
+    import threading
+    import time
+
+    import uvicorn
+
+    settings = Settings(
+        database_url=db_url, robot_inline=False, robot_delay=0, secret_key="test-secret"
+    )
+    app = create_app(settings, clock=clock, rng=random.Random(3), brain=first_legal)
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=1,
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=20)

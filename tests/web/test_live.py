@@ -1,0 +1,89 @@
+"""Live, but asynchronous: every watcher hears each change without reloading,
+and robots play their turns on the server by themselves."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from typing import Any
+
+import httpx
+
+
+def _api(base: str) -> httpx.Client:
+    return httpx.Client(base_url=base, timeout=10)
+
+
+def _create(client: httpx.Client, name: str) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"name": name, "target": 21})
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def _listen(base: str, invite: str, out: queue.Queue[str], stop: threading.Event) -> None:
+    with (
+        httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=None)) as client,
+        client.stream("GET", f"/t/{invite}/events") as stream,
+    ):
+        out.put("open")
+        for line in stream.iter_lines():
+            if stop.is_set():
+                return
+            if line.startswith("data:"):
+                out.put(line[5:].strip())
+
+
+def _next(out: queue.Queue[str], seconds: float = 10) -> str:
+    return out.get(timeout=seconds)
+
+
+def test_every_watcher_hears_each_change(live_server: str) -> None:
+    with _api(live_server) as client:
+        ana = _create(client, "Ana")
+        invite = ana["invite"]
+        heard: list[queue.Queue[str]] = [queue.Queue(), queue.Queue()]
+        stop = threading.Event()
+        listeners = [
+            threading.Thread(target=_listen, args=(live_server, invite, q, stop), daemon=True)
+            for q in heard
+        ]
+        for t in listeners:
+            t.start()
+        for q in heard:
+            assert _next(q) == "open"
+        time.sleep(0.2)  # let both streams subscribe before the change
+        r = client.post(f"/api/tables/{invite}/seats", json={"name": "Beto"})
+        assert r.status_code == 201
+        version = client.get(f"/api/tables/{invite}").json()["version"]
+        for q in heard:
+            assert _next(q) == str(version)  # a version number, never a card
+        stop.set()
+
+
+def test_robots_play_by_themselves_without_blocking_requests(live_server: str) -> None:
+    with _api(live_server) as client:
+        ana = _create(client, "Ana")
+        invite = ana["invite"]
+        auth = {"Authorization": f"Bearer {ana['token']}"}
+        version = client.get(f"/api/tables/{invite}").json()["version"]
+        for robot in ("carmen", "tito", "luna"):
+            r = client.post(
+                f"/api/tables/{invite}/robots",
+                json={"robot": robot, "version": version},
+                headers=auth,
+            )
+            version = r.json()["version"]
+        r = client.post(f"/api/tables/{invite}/start", json={"version": version}, headers=auth)
+        assert r.status_code == 200
+        # the start answers at once; robots (seats 1-3) then play in the background
+        deadline = time.monotonic() + 30
+        while True:
+            table = client.get(f"/api/tables/{invite}", headers=auth).json()
+            if table["view"]["turn"] == 0:
+                break
+            assert time.monotonic() < deadline, "the robots never played"
+            time.sleep(0.05)
+        assert len(table["view"]["history"]) >= 3
+        assert [a["seat"] for a in table["view"]["history"][:3]] == [1, 2, 3]
