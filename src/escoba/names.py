@@ -3,10 +3,13 @@
 The rules only know values and suits (`escoba.engine.cards`); a viewer picks
 the design they see. In the French design the diamonds are the oros, so the
 `D` of the notation reads «diamantes» in one design and «oros» in the other.
+Each language (`escoba.i18n`) has its own words for both designs here, with
+the article each noun takes, so that a message can say «la sota de copas».
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
@@ -17,30 +20,145 @@ class Design(StrEnum):
 
 
 DEFAULT_DESIGN: Final = Design.FRENCH
+DEFAULT_LANG: Final = "es"
 
-#: Suit names by suit index (D H S C), per design.
+#: Suit names by suit index (D H S C), per design, in Spanish.
 SUIT_NAMES: Final[dict[Design, tuple[str, str, str, str]]] = {
     Design.FRENCH: ("diamantes", "corazones", "picas", "tréboles"),
     Design.SPANISH: ("oros", "copas", "espadas", "bastos"),
 }
 
-#: Rank names by capture value (index 0 unused), per design.
-_RANK_NAMES: Final[dict[Design, tuple[str, ...]]] = {
-    Design.FRENCH: ("", "as", "2", "3", "4", "5", "6", "7", "reina", "jota", "rey"),
-    Design.SPANISH: (
-        "",
-        "as",
-        "dos",
-        "tres",
-        "cuatro",
-        "cinco",
-        "seis",
-        "siete",
-        "sota",
-        "caballo",
-        "rey",
-    ),
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """How one language names the cards of one design."""
+
+    suits: tuple[str, str, str, str]  # D H S C
+    ranks: tuple[str, ...]  # by capture value, index 0 unused
+    of: str  # «7 de diamantes», «7 of diamonds»
+    articles: tuple[str, str]  # masculine, feminine (English: «the», «the»)
+    feminine: frozenset[int]  # capture values whose noun is feminine
+    diamonds: str
+    seven_of_diamonds: str
+    design_label: str
+
+
+_ES_FRENCH_RANKS: Final = ("", "as", "2", "3", "4", "5", "6", "7", "reina", "jota", "rey")
+_ES_SPANISH_RANKS: Final = (
+    "",
+    "as",
+    "dos",
+    "tres",
+    "cuatro",
+    "cinco",
+    "seis",
+    "siete",
+    "sota",
+    "caballo",
+    "rey",
+)
+_PT_SPANISH_RANKS: Final = (
+    "",
+    "ás",
+    "dois",
+    "três",
+    "quatro",
+    "cinco",
+    "seis",
+    "sete",
+    "sota",
+    "cavalo",
+    "rei",
+)
+_EN_SPANISH_RANKS: Final = (
+    "",
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "jack",
+    "knight",
+    "king",
+)
+_PT_SUITS: Final = ("ouros", "copas", "espadas", "paus")
+
+#: Per language, per design. Brazilian players call diamonds «ouros» in both.
+WORDS: Final[dict[str, dict[Design, Words]]] = {
+    "es": {
+        Design.FRENCH: Words(
+            SUIT_NAMES[Design.FRENCH],
+            _ES_FRENCH_RANKS,
+            "de",
+            ("el", "la"),
+            frozenset({8, 9}),
+            "diamantes",
+            "siete de diamantes",
+            "Francesa",
+        ),
+        Design.SPANISH: Words(
+            SUIT_NAMES[Design.SPANISH],
+            _ES_SPANISH_RANKS,
+            "de",
+            ("el", "la"),
+            frozenset({8}),
+            "oros",
+            "siete de oros",
+            "Española",
+        ),
+    },
+    "pt_BR": {
+        Design.FRENCH: Words(
+            _PT_SUITS,
+            ("", "ás", "2", "3", "4", "5", "6", "7", "dama", "valete", "rei"),
+            "de",
+            ("o", "a"),
+            frozenset({8}),
+            "ouros",
+            "sete de ouros",
+            "Francês",
+        ),
+        Design.SPANISH: Words(
+            _PT_SUITS,
+            _PT_SPANISH_RANKS,
+            "de",
+            ("o", "a"),
+            frozenset({8}),
+            "ouros",
+            "sete de ouros",
+            "Espanhol",
+        ),
+    },
+    "en": {
+        Design.FRENCH: Words(
+            ("diamonds", "hearts", "spades", "clubs"),
+            ("", "ace", "2", "3", "4", "5", "6", "7", "queen", "jack", "king"),
+            "of",
+            ("the", "the"),
+            frozenset(),
+            "diamonds",
+            "7 of diamonds",
+            "French",
+        ),
+        Design.SPANISH: Words(
+            ("coins", "cups", "swords", "clubs"),
+            _EN_SPANISH_RANKS,
+            "of",
+            ("the", "the"),
+            frozenset(),
+            "coins",
+            "seven of coins",
+            "Spanish",
+        ),
+    },
 }
+
+
+def words(design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG) -> Words:
+    return WORDS.get(lang, WORDS[DEFAULT_LANG])[design]
+
 
 #: What the card's corner shows, by capture value (index 0 unused).
 _CORNER: Final[dict[Design, tuple[str, ...]]] = {
@@ -48,17 +166,7 @@ _CORNER: Final[dict[Design, tuple[str, ...]]] = {
     Design.SPANISH: ("", "1", "2", "3", "4", "5", "6", "7", "S", "C", "R"),
 }
 
-#: The game's words for the four scoring items that depend on the design.
-_DIAMONDS_WORD: Final = {Design.FRENCH: "diamantes", Design.SPANISH: "oros"}
-_SEVEN_OF_DIAMONDS: Final = {
-    Design.FRENCH: "siete de diamantes",
-    Design.SPANISH: "siete de oros",
-}
-
-DESIGN_LABELS: Final[dict[Design, str]] = {
-    Design.FRENCH: "Francesa",
-    Design.SPANISH: "Española",
-}
+DESIGN_LABELS: Final[dict[Design, str]] = {d: w.design_label for d, w in WORDS["es"].items()}
 
 
 def parse_design(text: str | None) -> Design:
@@ -75,10 +183,12 @@ def _value_suit(card: int) -> tuple[int, int]:
     return card // 4 + 1, card % 4
 
 
-def card_name(card: int, design: Design = DEFAULT_DESIGN) -> str:
-    """«7 de diamantes», «rey de picas» (French); «siete de oros» (Spanish)."""
+def card_name(card: int, design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG) -> str:
+    """«7 de diamantes», «rey de picas» (French); «siete de oros» (Spanish);
+    «7 of diamonds», «dama de espadas» in the other languages."""
     value, suit = _value_suit(card)
-    return f"{_RANK_NAMES[design][value]} de {SUIT_NAMES[design][suit]}"
+    w = words(design, lang)
+    return f"{w.ranks[value]} {w.of} {w.suits[suit]}"
 
 
 def rank_label(card: int, design: Design = DEFAULT_DESIGN) -> str:
@@ -87,9 +197,9 @@ def rank_label(card: int, design: Design = DEFAULT_DESIGN) -> str:
     return _CORNER[design][value]
 
 
-def suit_name(card: int, design: Design = DEFAULT_DESIGN) -> str:
+def suit_name(card: int, design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG) -> str:
     _, suit = _value_suit(card)
-    return SUIT_NAMES[design][suit]
+    return words(design, lang).suits[suit]
 
 
 def is_face(card: int) -> bool:
@@ -97,27 +207,41 @@ def is_face(card: int) -> bool:
     return card // 4 + 1 >= 8
 
 
-def cards_phrase(cards: tuple[int, ...] | list[int], design: Design = DEFAULT_DESIGN) -> str:
-    """«7 de diamantes, 3 de picas y 5 de corazones»."""
-    names = [card_name(c, design) for c in cards]
-    if not names:
+AND: Final[dict[str, str]] = {"es": "y", "pt_BR": "e", "en": "and"}
+
+
+def and_list(items: list[str], lang: str = DEFAULT_LANG) -> str:
+    """«a, b y c» («e», «and»)."""
+    if not items:
         return ""
-    if len(names) == 1:
-        return names[0]
-    return f"{', '.join(names[:-1])} y {names[-1]}"
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} {AND.get(lang, 'y')} {items[-1]}"
 
 
-def diamonds_word(design: Design = DEFAULT_DESIGN) -> str:
-    return _DIAMONDS_WORD[design]
+def cards_phrase(
+    cards: tuple[int, ...] | list[int], design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG
+) -> str:
+    """«7 de diamantes, 3 de picas y 5 de corazones»."""
+    return and_list([card_name(c, design, lang) for c in cards], lang)
 
 
-def seven_of_diamonds_name(design: Design = DEFAULT_DESIGN) -> str:
-    return _SEVEN_OF_DIAMONDS[design]
+def diamonds_word(design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG) -> str:
+    return words(design, lang).diamonds
 
 
-def the_card(card: int, design: Design = DEFAULT_DESIGN) -> str:
+def seven_of_diamonds_name(design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG) -> str:
+    return words(design, lang).seven_of_diamonds
+
+
+def design_label(design: Design, lang: str = DEFAULT_LANG) -> str:
+    return words(design, lang).design_label
+
+
+def the_card(card: int, design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG) -> str:
     """The name with its article: «el 7 de diamantes», «la reina de picas»,
-    «la sota de copas», «el caballo de bastos»."""
+    «la sota de copas», «el caballo de bastos»; «a dama de ouros»."""
     value, _ = _value_suit(card)
-    feminine = value == 8 or (design is Design.FRENCH and value == 9)
-    return f"{'la' if feminine else 'el'} {card_name(card, design)}"
+    w = words(design, lang)
+    article = w.articles[1] if value in w.feminine else w.articles[0]
+    return f"{article} {card_name(card, design, lang)}"

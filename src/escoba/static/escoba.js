@@ -6,12 +6,37 @@
  * Playing a card: tap a hand card to raise it; the table cards that make 15
  * with it light up (the groups come from the server, data-groups, computed by
  * the engine for your own hand only). Tap table cards, then the raised card
- * again or LLEVAR. A wrong sum is never sent: only a warning shows.
+ * again or LLEVAR. Or drag a hand card onto the table: with table cards
+ * selected that make 15 it takes them, with none it is DEJAR EN LA MESA (pointer
+ * events, so touch and mouse alike). A wrong sum is never sent: only a warning
+ * shows. While a request is in flight nothing else is sent; the server's
+ * version check stands behind that.
+ *
+ * Also here: the short animations of a play (respecting
+ * prefers-reduced-motion), «¡Tu turno!» in the tab title and favicon, the
+ * opt-in notification when the turn comes while the tab is in the background,
+ * and keeping keyboard focus in place when a fresh board is swapped in.
+ * The words come from the page (body[data-messages]), in its language.
  */
 (function () {
   "use strict";
 
   var FIFTEEN = 15;
+  var DRAG_START = 8; // px of movement before a press becomes a drag
+  var messages = {};
+  var inFlight = false;
+
+  function msg(key, params) {
+    var text = messages[key] || key;
+    Object.keys(params || {}).forEach(function (k) {
+      text = text.split("{" + k + "}").join(String(params[k]));
+    });
+    return text;
+  }
+
+  function reducedMotion() {
+    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
   // What the player picked, by card notation; survives a board refresh.
   var picked = { hand: null, table: [] };
 
@@ -121,30 +146,31 @@
       var name = raised.getAttribute("data-name");
       var value = parseInt(raised.getAttribute("data-value"), 10);
       if (picked.table.length) {
-        hint(capital(name) + " + mesa: " + (value + sum) + (value + sum === FIFTEEN ? " ✓ — toca LLEVAR" : ""));
+        var total = value + sum;
+        hint(capital(msg("plusTable", { card: name, sum: total })) + (total === FIFTEEN ? msg("sumOk") : ""));
       } else if (groupsOf(raised).length) {
-        hint("Con " + name + " puedes hacer 15: toca las cartas iluminadas.");
+        hint(capital(msg("canFifteen", { card: name })));
       } else {
-        hint(capital(name) + " no hace 15 con la mesa: DEJAR EN LA MESA.");
+        hint(capital(msg("noFifteen", { card: name })));
       }
     } else if (claim) {
-      hint("LLEVAR EL 15: toca las cartas que van con " + claim.getAttribute("data-name") + ", o elige una carta de tu mano.");
+      hint(msg("claimHint", { card: claim.getAttribute("data-name") }));
     } else {
-      hint("Toca una carta de tu mano.");
+      hint(msg("touchHand"));
     }
   }
 
   /* ------------------------------------------------------------ actions */
 
   function sumMessage(total) {
-    return "Esas cartas suman " + total + ", no 15";
+    return msg("wrongSum", { sum: total });
   }
 
   // Fill the play form for LLEVAR; returns false (and warns) when it must not go.
   function prepareCapture() {
     var raised = picked.hand ? handCard(picked.hand) : null;
     if (!raised) {
-      warn("Primero toca una carta de tu mano.");
+      warn(msg("firstHand"));
       return false;
     }
     var groups = groupsOf(raised);
@@ -153,10 +179,10 @@
       if (groups.length === 1) {
         chosen = groups[0].slice();
       } else if (groups.length === 0) {
-        warn("Con " + raised.getAttribute("data-name") + " no se puede hacer 15.");
+        warn(capital(msg("cannotFifteen", { card: raised.getAttribute("data-name") })));
         return false;
       } else {
-        warn("Toca las cartas de la mesa que quieres llevarte.");
+        warn(msg("pickTable"));
         return false;
       }
     }
@@ -178,11 +204,11 @@
   function prepareLeave() {
     var raised = picked.hand ? handCard(picked.hand) : null;
     if (!raised) {
-      warn("Primero toca la carta de tu mano que vas a dejar en la mesa.");
+      warn(msg("firstLeave"));
       return false;
     }
     if (raised.getAttribute("data-can-leave") !== "true") {
-      warn("En esta mesa hay que llevarse el 15 cuando se puede.");
+      warn(msg("mustTake"));
       return false;
     }
     var form = $("#play-form");
@@ -205,7 +231,7 @@
       } else {
         picked.hand = null;
         render();
-        warn("Toca las cartas de la mesa que van con " + form.getAttribute("data-name") + ".");
+        warn(msg("claimPick", { card: form.getAttribute("data-name") }));
         return false;
       }
     }
@@ -221,7 +247,7 @@
       return sameSet(g, chosen);
     });
     if (!legal) {
-      warn("Ese 15 no incluye " + form.getAttribute("data-name") + ".");
+      warn(msg("claimMissing", { card: form.getAttribute("data-name") }));
       return false;
     }
     form.elements.group.value = chosen.join(" ");
@@ -250,11 +276,11 @@
     var n = el.getAttribute("data-card");
     warn(null);
     if (!picked.hand && !claimForm()) {
-      warn("Primero toca una carta de tu mano.");
+      warn(msg("firstHand"));
       return;
     }
     if (!picked.hand && claimForm() && n === claimForm().getAttribute("data-card")) {
-      hint(capital(el.getAttribute("data-name")) + " ya va en el 15: toca las otras cartas.");
+      hint(capital(msg("claimAlready", { card: el.getAttribute("data-name") })));
       return;
     }
     var i = picked.table.indexOf(n);
@@ -266,15 +292,31 @@
   document.addEventListener("click", function (event) {
     var target = event.target;
     if (!(target instanceof Element)) return;
+    if (suppressClick) {
+      suppressClick = false;
+      if (target.closest(".hand-card")) {
+        event.preventDefault();
+        return;
+      }
+    }
     var card = target.closest(".hand-card, .table-card");
     if (card && !card.disabled) {
+      if (inFlight) return;
       if (card.classList.contains("hand-card")) onHandCard(card);
       else onTableCard(card);
       return;
     }
     var button = target.closest("button");
     if (!button) return;
+    if (button.id === "notify-toggle") {
+      toggleNotifications(button);
+      return;
+    }
     var ok = true;
+    if (inFlight && (button.id === "btn-take" || button.id === "btn-leave" || button.id === "btn-claim")) {
+      event.preventDefault();
+      return;
+    }
     if (button.id === "btn-take") ok = prepareCapture();
     else if (button.id === "btn-leave") ok = prepareLeave();
     else if (button.id === "btn-claim") ok = prepareClaim();
@@ -284,6 +326,287 @@
     }
     if (!ok) event.preventDefault();
   });
+
+  /* ------------------------------------------------------------ drag to play */
+
+  var drag = null; // {el, id, x0, y0, moving}
+  var suppressClick = false;
+
+  function overFelt(x, y) {
+    var felt = $("#felt");
+    if (!felt) return false;
+    var r = felt.getBoundingClientRect();
+    return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  }
+
+  // A card dropped on the table: capture the selected cards, or leave it.
+  function dropOnTable(el) {
+    var n = el.getAttribute("data-card");
+    if (picked.hand !== n) {
+      picked.hand = n;
+      picked.table = [];
+    }
+    render();
+    var button = $(picked.table.length ? "#btn-take" : "#btn-leave");
+    if (button) button.click();
+  }
+
+  document.addEventListener("pointerdown", function (event) {
+    var target = event.target;
+    if (!(target instanceof Element) || event.button !== 0) return;
+    var el = target.closest(".hand-card");
+    if (!el || el.disabled || inFlight) return;
+    drag = { el: el, id: event.pointerId, x0: event.clientX, y0: event.clientY, moving: false };
+  });
+
+  document.addEventListener("pointermove", function (event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    var dx = event.clientX - drag.x0;
+    var dy = event.clientY - drag.y0;
+    if (!drag.moving) {
+      if (Math.abs(dx) + Math.abs(dy) < DRAG_START) return;
+      drag.moving = true;
+      drag.el.classList.add("is-dragging");
+      try {
+        drag.el.setPointerCapture(drag.id);
+      } catch (e) {
+        /* the pointer may already be gone */
+      }
+      hint(msg("dragHere"));
+    }
+    event.preventDefault();
+    drag.el.style.setProperty("--drag-x", dx + "px");
+    drag.el.style.setProperty("--drag-y", dy + "px");
+    var felt = $("#felt");
+    if (felt) felt.classList.toggle("is-drop-hover", overFelt(event.clientX, event.clientY));
+  });
+
+  function endDrag(event, cancelled) {
+    if (!drag || event.pointerId !== drag.id) return;
+    var d = drag;
+    drag = null;
+    if (!d.moving) return;
+    suppressClick = true;
+    window.setTimeout(function () {
+      suppressClick = false;
+    }, 0);
+    d.el.classList.remove("is-dragging");
+    d.el.style.removeProperty("--drag-x");
+    d.el.style.removeProperty("--drag-y");
+    var felt = $("#felt");
+    if (felt) felt.classList.remove("is-drop-hover");
+    if (!cancelled && overFelt(event.clientX, event.clientY) && !inFlight) {
+      dropOnTable(d.el);
+    } else {
+      render();
+    }
+  }
+
+  document.addEventListener("pointerup", function (event) {
+    endDrag(event, false);
+  });
+  document.addEventListener("pointercancel", function (event) {
+    endDrag(event, true);
+  });
+
+  /* ------------------------------------------------------------ animations */
+
+  var seenMove = null; // the last move key this page has shown
+  var before = { rects: {}, faces: {} }; // card positions before a swap
+
+  function snapshot() {
+    before = { rects: {}, faces: {} };
+    $all("#board .card[data-card]").forEach(function (el) {
+      var n = el.getAttribute("data-card");
+      before.rects[n] = el.getBoundingClientRect();
+      before.faces[n] = el.innerHTML;
+    });
+  }
+
+  function seatRect(seat) {
+    var el = $('.seat[data-seat="' + seat + '"] .seat-pile') || $('.seat[data-seat="' + seat + '"]');
+    return el ? el.getBoundingClientRect() : null;
+  }
+
+  function fly(face, from, to) {
+    if (!face || !from || !to || !document.body.animate) return;
+    var ghost = document.createElement("div");
+    ghost.className = "card-ghost";
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.innerHTML = face;
+    ghost.style.left = from.left + "px";
+    ghost.style.top = from.top + "px";
+    ghost.style.width = from.width + "px";
+    document.body.appendChild(ghost);
+    var dx = to.left + to.width / 2 - (from.left + from.width / 2);
+    var dy = to.top + to.height / 2 - (from.top + from.height / 2);
+    var anim = ghost.animate(
+      [
+        { transform: "translate(0, 0) scale(1)", opacity: 1 },
+        { transform: "translate(" + dx + "px, " + dy + "px) scale(0.35)", opacity: 0.2 },
+      ],
+      { duration: 520, easing: "cubic-bezier(.5,0,.3,1)" }
+    );
+    anim.onfinish = function () {
+      ghost.remove();
+    };
+  }
+
+  function animateMove(board) {
+    var key = board.getAttribute("data-move-key");
+    if (!key || key === seenMove) return;
+    var first = seenMove === null;
+    seenMove = key;
+    try {
+      window.sessionStorage.setItem("escoba-move", key);
+    } catch (e) {
+      /* private mode */
+    }
+    if (first) return; // a page load shows the table as it is
+    var splash = $("#escoba-splash");
+    if (splash) {
+      splash.hidden = false;
+      splash.classList.add("is-shown");
+      window.setTimeout(function () {
+        splash.hidden = true;
+      }, reducedMotion() ? 1400 : 1600);
+    }
+    if (reducedMotion()) return;
+    var kind = board.getAttribute("data-move-kind");
+    var seat = board.getAttribute("data-move-seat");
+    var played = board.getAttribute("data-move-played");
+    var taken = (board.getAttribute("data-move-taken") || "").split(" ").filter(Boolean);
+    var mine = seat === board.getAttribute("data-you");
+    var origin = mine && before.rects[played] ? before.rects[played] : seatRect(seat);
+    if (kind === "leave") {
+      var el = tableCard(played);
+      if (el && origin && el.animate) {
+        var to = el.getBoundingClientRect();
+        el.animate(
+          [
+            {
+              transform:
+                "translate(" + (origin.left - to.left) + "px, " + (origin.top - to.top) + "px) scale(0.8)",
+              opacity: 0.4,
+            },
+            { transform: "none", opacity: 1 },
+          ],
+          { duration: 380, easing: "cubic-bezier(.2,.8,.3,1)" }
+        );
+      }
+    } else {
+      var pile = seatRect(seat);
+      taken.forEach(function (n) {
+        fly(before.faces[n], before.rects[n], pile);
+      });
+      if (kind === "take" && mine) fly(before.faces[played], before.rects[played], pile);
+    }
+  }
+
+  /* ------------------------------------------------------------ your turn */
+
+  var wasMyTurn = null;
+
+  function syncTurn() {
+    var board = $("#board .board");
+    if (!board) return;
+    if (board.getAttribute("data-title")) document.title = board.getAttribute("data-title");
+    var mine = board.getAttribute("data-my-turn") === "true";
+    var icon = $("#favicon");
+    if (icon) {
+      if (!icon.getAttribute("data-idle-href")) icon.setAttribute("data-idle-href", icon.getAttribute("href"));
+      icon.setAttribute("href", icon.getAttribute(mine ? "data-turn-href" : "data-idle-href"));
+    }
+    if (mine && wasMyTurn === false && document.hidden) notifyTurn();
+    wasMyTurn = mine;
+    syncNotifyButton();
+  }
+
+  function notificationsWanted() {
+    try {
+      return window.localStorage.getItem("escoba-notify") === "1";
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function notifyTurn() {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    if (!notificationsWanted()) return;
+    try {
+      var note = new Notification(msg("yourTurn"), {
+        body: msg("yourTurnBody"),
+        icon: "/static/favicon-turn.svg",
+        tag: "escoba-turn",
+      });
+      note.onclick = function () {
+        window.focus();
+        note.close();
+      };
+    } catch (e) {
+      /* some browsers only notify from a service worker */
+    }
+  }
+
+  function syncNotifyButton() {
+    var button = $("#notify-toggle");
+    if (!button) return;
+    if (!("Notification" in window)) {
+      button.hidden = true;
+      return;
+    }
+    button.hidden = false;
+    var on = notificationsWanted() && Notification.permission === "granted";
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.classList.toggle("is-chosen", on);
+    button.textContent = on ? msg("notifyOn") : msg("notifyOff");
+  }
+
+  function toggleNotifications(button) {
+    var store = function (value) {
+      try {
+        window.localStorage.setItem("escoba-notify", value);
+      } catch (e) {
+        /* no storage: nothing to remember */
+      }
+    };
+    if (notificationsWanted() && Notification.permission === "granted") {
+      store("0");
+      syncNotifyButton();
+      return;
+    }
+    Notification.requestPermission().then(function (permission) {
+      store(permission === "granted" ? "1" : "0");
+      if (permission === "denied") warn(msg("notifyDenied"));
+      syncNotifyButton();
+    });
+    button.blur();
+  }
+
+  /* ------------------------------------------------------------ focus */
+
+  // Which control had the focus before a swap, to put it back on its twin.
+  var focusKey = null;
+
+  function rememberFocus() {
+    var el = document.activeElement;
+    focusKey = null;
+    if (!el || !$("#board") || !$("#board").contains(el)) return;
+    if (el.getAttribute("data-card")) focusKey = { card: el.getAttribute("data-card") };
+    else if (el.id) focusKey = { id: el.id };
+    else focusKey = { inside: true };
+  }
+
+  function restoreFocus() {
+    if (!focusKey) return;
+    var key = focusKey;
+    focusKey = null;
+    var el = null;
+    if (key.card) el = $('#board [data-card="' + key.card + '"]:not([disabled])');
+    else if (key.id) el = document.getElementById(key.id);
+    if (!el || el.disabled) el = $("#hand .hand-card:not([disabled])") || $("#turn-banner") || $("#board .btn");
+    if (el) el.focus({ preventScroll: true });
+  }
 
   /* ------------------------------------------------------------ the rest */
 
@@ -325,13 +648,6 @@
     if (log) log.scrollTop = log.scrollHeight;
   }
 
-  function syncTitle() {
-    var board = $("#board .board");
-    if (board && board.getAttribute("data-title")) {
-      document.title = board.getAttribute("data-title");
-    }
-  }
-
   // Open <details> (a confirm step, the pause menu) stay open across refreshes.
   var openDetails = [];
 
@@ -340,6 +656,8 @@
       openDetails = $all("#board details[open]").map(function (d) {
         return d.id;
       });
+      snapshot();
+      rememberFocus();
     }
   });
 
@@ -351,9 +669,17 @@
       });
       render();
       absoluteInvite();
-      syncTitle();
+      syncTurn();
+      var board = $("#board .board");
+      if (board) animateMove(board);
+      restoreFocus();
     }
     scrollChat();
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && (elt.id === "play-form" || elt.id === "claim-form")) inFlight = true;
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -365,15 +691,29 @@
       if (input) input.focus();
     }
     if (elt.id === "play-form" || elt.id === "claim-form") {
+      inFlight = false;
       picked.hand = null;
       picked.table = [];
     }
   });
 
   function start() {
+    try {
+      messages = JSON.parse(document.body.getAttribute("data-messages") || "{}");
+    } catch (e) {
+      messages = {};
+    }
+    try {
+      seenMove = window.sessionStorage.getItem("escoba-move");
+    } catch (e) {
+      seenMove = null;
+    }
     absoluteInvite();
     scrollChat();
     render();
+    syncTurn();
+    var board = $("#board .board");
+    if (board) animateMove(board);
   }
 
   if (document.readyState === "loading") {

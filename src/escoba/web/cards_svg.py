@@ -1,7 +1,8 @@
 """The 40 cards and the card back as inline SVG, in both deck designs.
 
 Each drawing is self-contained (no ids, no `<use>`), so a page may hold many
-of them; each is an image with its name in Spanish for screen readers. The
+of them; each is an image with its name, in the viewer's language, for screen
+readers. The
 corner rank and pip are big on purpose: a card is about 60 px wide on a phone.
 The French design keeps its four classic pips; the Spanish suits are simple
 vector shapes drawn here (a gold coin, a cup, a sword, a club). Face cards
@@ -110,10 +111,18 @@ def _place(shape: str, x: float, y: float, size: float) -> str:
     return f'<g transform="translate({x:g} {y:g}) scale({size:g})">{shape}</g>'
 
 
-def _title(card: int, design: Design) -> str:
-    name = card_name(card, design)
+_WORTH: Final = {"es": "vale", "pt_BR": "vale", "en": "worth"}
+_BACK: Final = {
+    "es": "carta boca abajo",
+    "pt_BR": "carta virada para baixo",
+    "en": "face-down card",
+}
+
+
+def _title(card: int, design: Design, lang: str) -> str:
+    name = card_name(card, design, lang)
     if is_face(card):
-        return f"{name} (vale {card // 4 + 1})"
+        return f"{name} ({_WORTH.get(lang, 'vale')} {card // 4 + 1})"
     return name
 
 
@@ -137,13 +146,13 @@ def _value_mark(value: int, ink: str) -> str:
     )
 
 
-@lru_cache(maxsize=128)
-def card_svg(card: int, design: Design = Design.FRENCH) -> Markup:
+@lru_cache(maxsize=256)
+def card_svg(card: int, design: Design = Design.FRENCH, lang: str = "es") -> Markup:
     """The card `card` (0..39, value-major) as an inline SVG image."""
     value = card // 4 + 1
     shape, ink = _SUITS[design][card % 4]
     rank = rank_label(card, design)
-    title = _title(card, design)
+    title = _title(card, design, lang)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="card-svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'role="img" aria-label={quoteattr(title)} data-card-design="{design.value}">',
@@ -171,9 +180,10 @@ def card_svg(card: int, design: Design = Design.FRENCH) -> Markup:
     return Markup("".join(parts))
 
 
-@lru_cache(maxsize=1)
-def card_back_svg() -> Markup:
+@lru_cache(maxsize=4)
+def card_back_svg(lang: str = "es") -> Markup:
     """The back of a card: a lattice on deep red with the game's «15»."""
+    label = escape(_BACK.get(lang, _BACK["es"]))
     lines = []
     for k in range(-90, 61, 10):
         lines.append(f"M{k},5L{k + 85},90")
@@ -181,8 +191,8 @@ def card_back_svg() -> Markup:
     lattice = "".join(lines)
     return Markup(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="card-svg card-back" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="carta boca abajo">'
-        "<title>carta boca abajo</title>"
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{label}">'
+        f"<title>{label}</title>"
         f'<rect x="0.75" y="0.75" width="{WIDTH - 1.5}" height="{HEIGHT - 1.5}" rx="5" '
         'fill="#7a1f2b" stroke="#f4e3c1" stroke-width="1.5"/>'
         f'<svg x="5" y="5" width="{WIDTH - 10}" height="{HEIGHT - 10}" viewBox="5 5 50 80">'

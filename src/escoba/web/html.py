@@ -11,6 +11,7 @@ sum done in a template.
 
 from __future__ import annotations
 
+import gettext
 import json
 import os
 from collections.abc import Callable
@@ -35,11 +36,13 @@ from escoba.engine import Claim, Phase, Play, View, make_claim, make_play, parse
 from escoba.engine.cards import NOTATION, VALUE
 from escoba.engine.seats import seats_of_side
 from escoba.engine.state import EndReason, RoundSummary
+from escoba.i18n import HTML_LANG, LANG_COOKIE, LANGUAGES, choose_lang, parse_lang, translations
 from escoba.names import (
-    DESIGN_LABELS,
     Design,
+    and_list,
     card_name,
     cards_phrase,
+    design_label,
     diamonds_word,
     parse_design,
     seven_of_diamonds_name,
@@ -62,6 +65,43 @@ TEMPLATES_DIR: Final = PACKAGE_DIR / "templates"
 STATIC_DIR: Final = PACKAGE_DIR / "static"
 RECENT_PLAYS: Final = 6
 ROBOT_LABELS: Final = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
+
+
+def N_(message: str) -> str:
+    """Marks a string for the catalogs; it is translated where it is shown."""
+    return message
+
+
+#: Refusals from the service, by `ServiceError.code`, for the languages other
+#: than Spanish (the service's own message is Spanish and shown as is there).
+ERROR_TEXTS: Final = {
+    "stale": N_("La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar."),
+    "busy": N_("La mesa está ocupada: prueba otra vez."),
+    "no_table": N_("Esa mesa no existe."),
+    "already_started": N_("La partida ya empezó: puedes mirarla."),
+    "table_full": N_("La mesa está completa: puedes mirar la partida."),
+    "not_enough": N_("Hacen falta de 2 a 4 jugadores para empezar."),
+    "not_creator": N_("Solo quien creó la mesa puede hacer eso."),
+    "not_seated": N_("No estás sentado en esta mesa."),
+    "not_playing": N_("No juegas en esta partida."),
+    "empty_chat": N_("Escribe algo antes de enviar."),
+    "spectator": N_("Solo quienes están sentados pueden escribir."),
+    "chat_rate": N_("Vas muy rápido: espera unos segundos."),
+    "empty_name": N_("Escribe tu nombre."),
+    "bad_name": N_("El nombre tiene caracteres no válidos."),
+    "self_absence": N_("Eres tú quien tiene el turno: juega una carta."),
+    "already_accepted": N_("Ya aceptaste la revancha."),
+    "choose_pairs": N_("Elige MANTENER o CAMBIAR las parejas."),
+    "not_finished": N_("La partida todavía no terminó."),
+    "not_started": N_("La partida todavía no empezó."),
+}
+
+
+def error_text(exc: ServiceError, lang: str) -> str:
+    """The refusal in the viewer's language: by code, else the service's words."""
+    if lang == "es" or exc.code not in ERROR_TEXTS:
+        return exc.message
+    return translations(lang).gettext(ERROR_TEXTS[exc.code])
 
 
 # --------------------------------------------------------------------------
@@ -131,6 +171,23 @@ class RoundTable:
 
 
 @dataclass(frozen=True, slots=True)
+class Move:
+    """The newest public step of the round, for the page's animations: a card
+    going to the table, a capture flying to its pile, «¡ESCOBA!»."""
+
+    key: str  # changes with every step: the page animates a key it has not seen
+    kind: str  # "leave" | "take" | "claim" | "deal"
+    seat: int
+    card: str  # the card played (or the left card, for a claim); "" for the deal
+    taken: tuple[str, ...]  # table cards that went to the pile
+    splash: str | None  # «¡ESCOBA!» or «¡ESCOBA DOBLE!»
+
+    @property
+    def taken_text(self) -> str:
+        return " ".join(self.taken)
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
     """One viewer's board, ready for the templates."""
 
@@ -153,20 +210,44 @@ class Board:
     summary: RoundTable | None
     winners_text: str | None
     spectator: bool
+    move: Move | None = None
 
     @property
     def claim_groups_json(self) -> str:
         return json.dumps([list(g) for g in self.claim_groups])
 
 
-def side_label(side: int, view: View, names: tuple[str, ...]) -> str:
+def side_label(side: int, view: View, names: tuple[str, ...], lang: str = "es") -> str:
     """«Ana» alone, or «Ana y Tito» for a pair."""
-    members = [_name(names, s) for s in seats_of_side(side, view.players)]
-    return " y ".join(members)
+    members = [_name(names, s, lang) for s in seats_of_side(side, view.players)]
+    return and_list(members, lang)
 
 
-def _name(names: tuple[str, ...], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Jugador {seat + 1}"
+def _name(names: tuple[str, ...], seat: int, lang: str = "es") -> str:
+    if 0 <= seat < len(names):
+        return names[seat]
+    return translations(lang).gettext("Jugador %(n)s") % {"n": seat + 1}
+
+
+def _move(view: View) -> Move | None:
+    key_base = f"{view.round_number}-{view.deal_number}"
+    if view.history:
+        last = view.history[-1]
+        splash = "¡ESCOBA!" if last.escoba else None
+        card = NOTATION[last.card]
+        if last.kind == "claim":
+            taken = tuple(NOTATION[c] for c in last.cards)
+            kind = "claim"
+        else:
+            taken = tuple(NOTATION[c] for c in last.cards if c != last.card)
+            kind = "take" if last.cards else "leave"
+        return Move(f"{key_base}-{len(view.history)}", kind, last.seat, card, taken, splash)
+    take = view.table_take
+    if take is not None and view.phase is Phase.PLAYING:
+        splash = "¡ESCOBA DOBLE!" if take.escobas >= 2 else "¡ESCOBA!"
+        taken = tuple(NOTATION[c] for c in take.cards)
+        return Move(f"{view.round_number}-take", "deal", take.seat, "", taken, splash)
+    return None
 
 
 def _flash_seats(view: View) -> dict[int, str]:
@@ -181,26 +262,43 @@ def _flash_seats(view: View) -> dict[int, str]:
     return {}
 
 
-def describe_play(view: View, names: tuple[str, ...], index: int, design: Design) -> str:
+def describe_play(
+    view: View, names: tuple[str, ...], index: int, design: Design, lang: str = "es"
+) -> str:
     """One line of «últimas jugadas», in the viewer's deck design."""
+    _ = translations(lang).gettext
     action = view.history[index]
-    who = _name(names, action.seat)
+    who = _name(names, action.seat, lang)
     if action.kind == "claim":
-        text = f"{who} lleva el 15: {cards_phrase(action.cards, design)}"
+        text = _("%(who)s lleva el 15: %(cards)s") % {
+            "who": who,
+            "cards": cards_phrase(action.cards, design, lang),
+        }
     elif action.cards:
-        played = the_card(action.card, design)
-        text = f"{who} juega {played} y lleva {cards_phrase(action.cards, design)}"
+        text = _("%(who)s juega %(card)s y lleva %(cards)s") % {
+            "who": who,
+            "card": the_card(action.card, design, lang),
+            "cards": cards_phrase(action.cards, design, lang),
+        }
     else:
-        text = f"{who} deja {the_card(action.card, design)} en la mesa"
+        text = _("%(who)s deja %(card)s en la mesa") % {
+            "who": who,
+            "card": the_card(action.card, design, lang),
+        }
     return f"{text} — ¡ESCOBA!" if action.escoba else text
 
 
 def _round_table(
-    summary: RoundSummary, view: View, names: tuple[str, ...], winners: tuple[int, ...]
+    summary: RoundSummary,
+    view: View,
+    names: tuple[str, ...],
+    winners: tuple[int, ...],
+    lang: str = "es",
 ) -> RoundTable:
+    tr = translations(lang)
     rows = tuple(
         SummaryRow(
-            label=side_label(side, view, names),
+            label=side_label(side, view, names, lang),
             escobas=score.escobas,
             cards=score.cards,
             diamonds=score.diamonds,
@@ -216,37 +314,66 @@ def _round_table(
     left = summary.leftover
     leftover = None
     if left.cards:
-        owner = "nadie" if left.seat is None else _name(names, left.seat)
         n = len(left.cards)
-        cards = "1 carta" if n == 1 else f"{n} cartas"
-        verb = "Quedó" if n == 1 else "Quedaron"
-        leftover = f"{verb} {cards} en la mesa: para {owner}."
+        if left.seat is None:
+            text = tr.ngettext(
+                "Quedó %(n)s carta en la mesa: para nadie.",
+                "Quedaron %(n)s cartas en la mesa: para nadie.",
+                n,
+            )
+            leftover = text % {"n": n}
+        else:
+            text = tr.ngettext(
+                "Quedó %(n)s carta en la mesa: para %(who)s.",
+                "Quedaron %(n)s cartas en la mesa: para %(who)s.",
+                n,
+            )
+            leftover = text % {"n": n, "who": _name(names, left.seat, lang)}
     return RoundTable(number=summary.number, rows=rows, leftover=leftover)
 
 
-def winners_text(view: View, names: tuple[str, ...]) -> str | None:
+def winners_text(view: View, names: tuple[str, ...], lang: str = "es") -> str | None:
     result = view.result
     if result is None:
         return None
-    labels = [side_label(s, view, names) for s in result.winners]
+    _ = translations(lang).gettext
+    labels = [side_label(s, view, names, lang) for s in result.winners]
+    if result.reason is EndReason.EXPIRED:
+        return _("La mesa venció tras 7 días sin jugadas: sin ganador.")
     if not labels:
-        return "La partida terminó sin ganador."
-    who = " y ".join(labels) if len(labels) > 1 else labels[0]
+        return _("La partida terminó sin ganador.")
+    who = and_list(labels, lang)
     shared = len(labels) > 1
     plural = shared or (view.players == 4)
-    verb = "comparten la victoria" if shared else ("ganan" if plural else "gana")
-    if result.reason is EndReason.ABANDON and result.loser_seat is not None:
-        return f"{_name(names, result.loser_seat)} abandonó: {who} {verb}."
-    if result.reason is EndReason.ABSENCE and result.loser_seat is not None:
-        return f"Terminó por ausencia de {_name(names, result.loser_seat)}: {who} {verb}."
-    return f"¡{who} {verb} la partida!"
+    if shared:
+        verb = _("comparten la victoria")
+    elif plural:
+        verb = _("ganan")
+    else:
+        verb = _("gana")
+    loser = None if result.loser_seat is None else _name(names, result.loser_seat, lang)
+    if result.reason is EndReason.ABANDON and loser is not None:
+        return _("%(loser)s abandonó: %(who)s %(verb)s.") % {
+            "loser": loser,
+            "who": who,
+            "verb": verb,
+        }
+    if result.reason is EndReason.ABSENCE and loser is not None:
+        return _("Terminó por ausencia de %(loser)s: %(who)s %(verb)s.") % {
+            "loser": loser,
+            "who": who,
+            "verb": verb,
+        }
+    return _("¡%(who)s %(verb)s la partida!") % {"who": who, "verb": verb}
 
 
-def board_model(page: TablePage, design: Design) -> Board | None:
-    """What `page.view` shows, in the viewer's design; None in the lobby."""
+def board_model(page: TablePage, design: Design, lang: str = "es") -> Board | None:
+    """What `page.view` shows, in the viewer's design and language; None in
+    the lobby."""
     view = page.view
     if view is None:
         return None
+    _ = translations(lang).gettext
     names = page.names
     flashes = _flash_seats(view)
     partner = None
@@ -255,7 +382,7 @@ def board_model(page: TablePage, design: Design) -> Board | None:
     seats = tuple(
         SeatPanel(
             seat=info.seat,
-            name=_name(names, info.seat),
+            name=_name(names, info.seat, lang),
             side=info.side,
             hand_size=info.hand_size,
             captured=info.captured,
@@ -287,8 +414,8 @@ def board_model(page: TablePage, design: Design) -> Board | None:
             card=c,
             notation=NOTATION[c],
             value=VALUE[c],
-            name=card_name(c, design),
-            the=the_card(c, design),
+            name=card_name(c, design, lang),
+            the=the_card(c, design, lang),
             groups=tuple(groups.get(c, ())),
             can_leave=c in leaves,
         )
@@ -301,35 +428,35 @@ def board_model(page: TablePage, design: Design) -> Board | None:
             card=c,
             notation=NOTATION[c],
             value=VALUE[c],
-            name=card_name(c, design),
-            the=the_card(c, design),
+            name=card_name(c, design, lang),
+            the=the_card(c, design, lang),
             claimable=c == view.claimable,
         )
         if tc.claimable:
             claim_card = tc
         table_cards.append(tc)
     recent = tuple(
-        describe_play(view, names, i, design)
+        describe_play(view, names, i, design, lang)
         for i in range(len(view.history) - 1, max(-1, len(view.history) - 1 - RECENT_PLAYS), -1)
     )
     take = view.table_take
     if take is not None and len(recent) < RECENT_PLAYS:
         double = " (¡ESCOBA DOBLE!)" if take.escobas >= 2 else " (¡ESCOBA!)"
-        recent = (
-            *recent,
-            f"{_name(names, take.seat)} reparte y se lleva la mesa: "
-            f"{cards_phrase(take.cards, design)}{double}",
-        )
+        line = _("%(who)s reparte y se lleva la mesa: %(cards)s") % {
+            "who": _name(names, take.seat, lang),
+            "cards": cards_phrase(take.cards, design, lang),
+        }
+        recent = (*recent, line + double)
     winners = view.result.winners if view.result is not None else ()
     summary = None
     if view.phase is not Phase.PLAYING and view.last_round is not None:
-        summary = _round_table(view.last_round, view, names, winners)
+        summary = _round_table(view.last_round, view, names, winners, lang)
     return Board(
         players=view.players,
         phase=view.phase,
         my_turn=view.my_turn,
         can_claim=view.can_claim,
-        turn_name=None if view.turn is None else _name(names, view.turn),
+        turn_name=None if view.turn is None else _name(names, view.turn, lang),
         seats=seats,
         hand=hand,
         table=tuple(table_cards),
@@ -340,10 +467,13 @@ def board_model(page: TablePage, design: Design) -> Board | None:
         deal_number=view.deal_number,
         last_deal=view.last_deal,
         round_number=view.round_number,
-        totals=tuple((side_label(s, view, names), view.totals[s]) for s in range(view.sides)),
+        totals=tuple((side_label(s, view, names, lang), view.totals[s]) for s in range(view.sides)),
         summary=summary,
-        winners_text=page.result_text or winners_text(view, names),
+        winners_text=winners_text(view, names, lang)
+        if lang != "es" or not page.result_text
+        else page.result_text,
         spectator=view.seat is None,
+        move=_move(view),
     )
 
 
@@ -351,22 +481,34 @@ def board_model(page: TablePage, design: Design) -> Board | None:
 # Templates
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
+@lru_cache(maxsize=8)
+def environment(lang: str = "es") -> Environment:
+    """One environment per language, its catalog installed for `_()` and
+    `{% trans %}` (newstyle: arguments are escaped, `%(name)s` placeholders)."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         autoescape=select_autoescape(["html"]),
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    tr: gettext.NullTranslations = translations(lang)
+    env.install_gettext_translations(tr, newstyle=True)  # type: ignore[attr-defined]
+
+    def card_face(card: int, design: Design) -> Any:
+        return card_svg(card, design, lang)
+
     env.globals.update(
-        card_svg=card_svg,
-        card_back_svg=card_back_svg,
-        card_name=card_name,
-        design_labels=DESIGN_LABELS,
+        lang=lang,
+        html_lang=HTML_LANG.get(lang, "es"),
+        languages=LANGUAGES,
+        card_svg=card_face,
+        card_back_svg=lambda: card_back_svg(lang),
+        card_name=lambda card, design: card_name(card, design, lang),
+        design_label=lambda design: design_label(design, lang),
         designs=tuple(Design),
-        diamonds_word=diamonds_word,
-        seven_of_diamonds_name=seven_of_diamonds_name,
+        diamonds_word=lambda design: diamonds_word(design, lang),
+        seven_of_diamonds_name=lambda design: seven_of_diamonds_name(design, lang),
         robot_labels=ROBOT_LABELS,
         TableStatus=TableStatus,
         Phase=Phase,
@@ -380,35 +522,37 @@ def table_context(
     error: str | None = None,
     watching: bool = False,
     invite_url: str | None = None,
+    lang: str = "es",
 ) -> dict[str, Any]:
     return {
         "page": page,
         "design": design,
-        "board": board_model(page, design),
+        "board": board_model(page, design, lang),
         "error": error,
         "watching": watching,
         "invite_url": invite_url,
     }
 
 
-def render_page(template: str, **context: Any) -> str:
-    return environment().get_template(template).render(**context)
+def render_page(template: str, lang: str = "es", **context: Any) -> str:
+    return environment(lang).get_template(template).render(**context)
 
 
-def render_table(page: TablePage, design: Design, **extra: Any) -> str:
+def render_table(page: TablePage, design: Design, lang: str = "es", **extra: Any) -> str:
     """The whole table page."""
-    return render_page("table.html", **table_context(page, design, **extra))
+    context = table_context(page, design, lang=lang, **extra)
+    return render_page("table.html", lang, next_path=f"/t/{page.invite}", **context)
 
 
-def render_board(page: TablePage, design: Design, **extra: Any) -> str:
+def render_board(page: TablePage, design: Design, lang: str = "es", **extra: Any) -> str:
     """The `board` block plus the chat log as an out-of-band swap: what an
     HTMX request (a refresh after an SSE «update», or an action) gets back."""
-    context = table_context(page, design, **extra)
-    return str(render_blocks(environment(), "table.html", ["board", "chat"], **context))
+    context = table_context(page, design, lang=lang, **extra)
+    return str(render_blocks(environment(lang), "table.html", ["board", "chat"], **context))
 
 
-def render_fragment(template: str, block: str, **context: Any) -> str:
-    return str(render_block(environment(), template, block, **context))
+def render_fragment(template: str, block: str, lang: str = "es", **context: Any) -> str:
+    return str(render_block(environment(lang), template, block, **context))
 
 
 # --------------------------------------------------------------------------
@@ -469,6 +613,11 @@ def design_of(request: Request) -> Design:
     return parse_design(request.cookies.get(DECK_COOKIE))
 
 
+def lang_of(request: Request) -> str:
+    """The viewer's language: the `lang` cookie, else Accept-Language."""
+    return choose_lang(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"))
+
+
 def invite_url(request: Request, ctx: AppContext, invite: str) -> str:
     base = ctx.settings.base_url.rstrip("/") or str(request.base_url).rstrip("/")
     return f"{base}/t/{invite}"
@@ -478,10 +627,20 @@ def html_response(content: str, status_code: int = 200) -> HTMLResponse:
     return HTMLResponse(content, status_code=status_code, headers={"Cache-Control": "no-store"})
 
 
-def error_page(message: str, status_code: int, back_url: str = "/") -> HTMLResponse:
-    title = "No encontramos esa mesa" if status_code == 404 else "No se pudo"
-    body = render_page("error.html", title=title, message=message, back_url=back_url)
+def error_page(
+    message: str, status_code: int, back_url: str = "/", lang: str = "es"
+) -> HTMLResponse:
+    _ = translations(lang).gettext
+    title = _("No encontramos esa mesa") if status_code == 404 else _("No se pudo")
+    body = render_page(
+        "error.html", lang, title=title, message=message, back_url=back_url, next_path=back_url
+    )
     return html_response(body, status_code)
+
+
+def refusal(request: Request, exc: ServiceError, back_url: str = "/") -> HTMLResponse:
+    lang = lang_of(request)
+    return error_page(error_text(exc, lang), exc.status, back_url, lang)
 
 
 def show_table(
@@ -498,13 +657,15 @@ def show_table(
     try:
         page = ctx.service.page(invite, token)
     except ServiceError as exc:
-        return error_page(exc.message, exc.status)
+        return refusal(request, exc)
     design = design_of(request)
+    lang = lang_of(request)
     if fragment:
-        return html_response(render_board(page, design, error=error))
+        return html_response(render_board(page, design, lang, error=error))
     body = render_table(
         page,
         design,
+        lang,
         error=error,
         watching=request.query_params.get("mirar") == "1",
         invite_url=invite_url(request, ctx, invite),
@@ -519,13 +680,18 @@ def after_command(
     (or the same board with the refusal on top); a plain form post is
     redirected (303) to the table page, or shown the page with the message."""
     token = seat_token_from_cookie(request, ctx, invite)
+    lang = lang_of(request)
     try:
         command(token)
     except (ServiceError, ValueError) as exc:
-        message = exc.message if isinstance(exc, ServiceError) else str(exc)
-        status_code = exc.status if isinstance(exc, ServiceError) else 422
+        if isinstance(exc, ServiceError):
+            message = error_text(exc, lang)
+            status_code = exc.status
+        else:
+            message = translations(lang).gettext(str(exc))
+            status_code = 422
         if isinstance(exc, NotFound):
-            return error_page(message, 404)
+            return error_page(message, 404, lang=lang)
         return show_table(
             request, ctx, invite, error=message, status_code=status_code, fragment=is_htmx(request)
         )
@@ -538,12 +704,38 @@ VersionForm = Annotated[int, Form()]
 
 
 @router.get("/", response_class=HTMLResponse)
-def home() -> HTMLResponse:
-    return html_response(render_page("home.html", error=None, name=None, target=None))
+def home(request: Request) -> HTMLResponse:
+    body = render_page(
+        "home.html", lang_of(request), error=None, name=None, target=None, next_path="/"
+    )
+    return html_response(body)
+
+
+@router.post("/lang")
+def choose_language(
+    ctx: ContextDep,
+    lang: Annotated[str, Form()] = "",
+    next_path: Annotated[str, Form(alias="next")] = "/",
+) -> Response:
+    """The language switch: kept in a cookie, then back to the same page."""
+    chosen = parse_lang(lang) or "es"
+    safe_next = next_path if next_path.startswith("/") and not next_path.startswith("//") else "/"
+    response = RedirectResponse(safe_next, status_code=303)
+    response.set_cookie(
+        LANG_COOKIE,
+        chosen,
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=ctx.settings.secure_cookies,
+        path="/",
+    )
+    return response
 
 
 @router.post("/tables")
 def create_table(
+    request: Request,
     ctx: ContextDep,
     name: Annotated[str, Form(max_length=200)] = "",
     target: Annotated[int, Form()] = 21,
@@ -551,7 +743,15 @@ def create_table(
     try:
         joined = ctx.service.create_table(name, target)
     except ServiceError as exc:
-        body = render_page("home.html", error=exc.message, name=name, target=target)
+        lang = lang_of(request)
+        body = render_page(
+            "home.html",
+            lang,
+            error=error_text(exc, lang),
+            name=name,
+            target=target,
+            next_path="/",
+        )
         return html_response(body, exc.status)
     response = RedirectResponse(f"/t/{joined.invite}", status_code=303)
     set_seat_cookie(response, ctx, joined.invite, joined.token)
@@ -569,14 +769,18 @@ def board(invite: str, request: Request, ctx: ContextDep) -> HTMLResponse:
 
 
 @router.get("/t/{invite}/continue/{token}")
-def continue_seat(invite: str, token: str, ctx: ContextDep) -> Response:
+def continue_seat(invite: str, token: str, request: Request, ctx: ContextDep) -> Response:
     """The link the API hands out with a seat: it opens that seat here."""
     try:
         seat = ctx.service.seat_for(invite, token)
     except ServiceError as exc:
-        return error_page(exc.message, exc.status)
+        return refusal(request, exc)
     if seat is None:
-        return error_page("Ese enlace no corresponde a ningún lugar de esta mesa.", 404)
+        lang = lang_of(request)
+        message = translations(lang).gettext(
+            "Ese enlace no corresponde a ningún lugar de esta mesa."
+        )
+        return error_page(message, 404, lang=lang)
     response = RedirectResponse(f"/t/{invite}", status_code=303)
     set_seat_cookie(response, ctx, invite, token)
     return response
@@ -590,8 +794,9 @@ def join(
         joined = ctx.service.join(invite, name)
     except ServiceError as exc:
         if isinstance(exc, NotFound):
-            return error_page(exc.message, 404)
-        return show_table(request, ctx, invite, error=exc.message, status_code=exc.status)
+            return refusal(request, exc)
+        message = error_text(exc, lang_of(request))
+        return show_table(request, ctx, invite, error=message, status_code=exc.status)
     response = RedirectResponse(f"/t/{invite}", status_code=303)
     set_seat_cookie(response, ctx, invite, joined.token)
     return response
@@ -645,19 +850,19 @@ def parse_play(card: str, capture: str, mode: str) -> Play:
     """The play form: `card` from the hand; `capture`, the table cards taken
     (space separated), unless `mode` is «leave» (DEJAR EN LA MESA)."""
     if not card.strip():
-        raise ValueError("Primero toca una carta de tu mano.")
+        raise ValueError(N_("Primero toca una carta de tu mano."))
     if mode == "leave":
         return make_play(parse_card(card))
     group = parse_cards(capture.replace(",", " ").split())
     if not group:
-        raise ValueError("Toca las cartas de la mesa que quieres llevarte.")
+        raise ValueError(N_("Toca las cartas de la mesa que quieres llevarte."))
     return make_play(parse_card(card), group)
 
 
 def parse_claim(group: str) -> Claim:
     cards = parse_cards(group.replace(",", " ").split())
     if not cards:
-        raise ValueError("Toca las cartas de la mesa que van con la carta que quedó.")
+        raise ValueError(N_("Toca las cartas de la mesa que van con la carta que quedó."))
     return make_claim(cards)
 
 
@@ -746,8 +951,8 @@ def choose_design(
         try:
             page = ctx.service.page(invite, token)
         except ServiceError as exc:
-            return error_page(exc.message, exc.status)
-        response: Response = html_response(render_board(page, chosen))
+            return refusal(request, exc)
+        response: Response = html_response(render_board(page, chosen, lang_of(request)))
     else:
         response = RedirectResponse(f"/t/{invite}", status_code=303)
     response.set_cookie(

@@ -1,0 +1,81 @@
+"""Languages: the choice per viewer, the catalogs, and pages in each language."""
+
+from __future__ import annotations
+
+import pytest
+
+from escoba.engine import parse_card
+from escoba.i18n import TRANSLATED, choose_lang, compiled, mo_path, negotiate, translations
+from escoba.names import Design, card_name, the_card
+from escoba.web.html import render_page, render_table
+
+from .conftest import make_page, start
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_compiled_catalogs_match_their_po(lang: str) -> None:
+    """The .mo files in the repository are what the .po compile to: run
+    `python -m escoba.i18n compile` after editing a .po."""
+    assert mo_path(lang).read_bytes() == compiled(lang)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_string_is_translated(lang: str) -> None:
+    from babel.messages.pofile import read_po
+
+    with open(str(mo_path(lang)).replace(".mo", ".po"), "rb") as f:
+        catalog = read_po(f, locale=lang)
+    empty = [
+        m.id
+        for m in catalog
+        if m.id and not all(m.string if isinstance(m.string, tuple) else (m.string,))
+    ]
+    assert empty == []
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        (None, "es"),
+        ("", "es"),
+        ("pt-BR,pt;q=0.9,en;q=0.8", "pt_BR"),
+        ("pt-PT", "pt_BR"),
+        ("en-US,en;q=0.9", "en"),
+        ("fr-FR,fr;q=0.9,en;q=0.5", "en"),
+        ("de, es;q=0.2, en;q=0.1", "es"),
+        ("en;q=0, pt;q=0.3", "pt_BR"),
+        ("zh", "es"),
+    ],
+)
+def test_accept_language(header: str | None, lang: str) -> None:
+    assert negotiate(header) == lang
+
+
+def test_cookie_wins_over_accept_language() -> None:
+    assert choose_lang("en", "pt-BR") == "en"
+    assert choose_lang("xx", "pt-BR") == "pt_BR"
+    assert choose_lang(None, None) == "es"
+
+
+def test_card_names_in_each_language() -> None:
+    seven, queen = parse_card("7D"), parse_card("8S")
+    assert card_name(seven, Design.FRENCH, "en") == "7 of diamonds"
+    assert the_card(queen, Design.FRENCH, "en") == "the queen of spades"
+    assert the_card(queen, Design.FRENCH, "pt_BR") == "a dama de espadas"
+    assert card_name(seven, Design.SPANISH, "pt_BR") == "sete de ouros"
+    assert the_card(queen, Design.SPANISH, "es") == "la sota de espadas"
+
+
+def test_pages_in_each_language() -> None:
+    assert '<html lang="en">' in render_page("home.html", "en", error=None, name=None, target=None)
+    home_pt = render_page("home.html", "pt_BR", error=None, name=None, target=None)
+    assert '<html lang="pt-BR">' in home_pt and "CRIAR MESA" in home_pt
+    state = start(seed=5)
+    page = make_page(state, seat=state.round.turn)
+    english = render_table(page, Design.FRENCH, "en")
+    assert "TAKE" in english and "LEAVE ON THE TABLE" in english
+    assert "Your turn!" in english
+    # the game's own words stay Spanish
+    portuguese = render_table(page, Design.FRENCH, "pt_BR")
+    assert "DEIXAR NA MESA" in portuguese and "Sua vez!" in portuguese
+    assert translations("es").gettext("LLEVAR") == "LLEVAR"
