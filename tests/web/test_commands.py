@@ -1,0 +1,54 @@
+"""The operator commands: `escoba migrate` and `escoba expire` (cron)."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from typer.testing import CliRunner
+
+from escoba.cli import app
+from escoba.web.clock import ManualClock
+from escoba.web.db import Database, migrate
+from escoba.web.service import TableService
+from escoba.web.settings import Settings
+
+
+class _Quiet:
+    def publish(self, table_id: int, version: int) -> None:
+        return None
+
+
+def test_expire_command_ends_week_old_tables(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    migrate(db_url)
+    settings = Settings(database_url=db_url, secret_key="x")
+    db = Database(db_url)
+    # a table whose last action was eight days ago, by the real clock
+    old = ManualClock(datetime.now(UTC) - timedelta(days=8))
+    service = TableService(db, settings, old, _Quiet(), rng=random.Random(1))
+    stale = service.create_table("Ana", 21)
+    fresh = TableService(db, settings, ManualClock(datetime.now(UTC)), _Quiet())
+    recent = fresh.create_table("Beto", 21)
+
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    runner = CliRunner()
+    result = runner.invoke(app, ["expire"])
+    assert result.exit_code == 0, result.output
+    assert "Mesas vencidas: 1" in result.output
+    assert service.page(stale.invite, None).status == "expired"
+    assert service.page(recent.invite, None).status == "lobby"
+    again = runner.invoke(app, ["expire"])
+    assert "Mesas vencidas: 0" in again.output
+    db.dispose()
+
+
+def test_migrate_command_is_idempotent(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    runner = CliRunner()
+    for _ in range(2):
+        result = runner.invoke(app, ["migrate"])
+        assert result.exit_code == 0, result.output
+    db = Database(Settings(database_url=db_url).sqlalchemy_url)
+    assert len(db.secret()) == 64
+    db.dispose()
