@@ -25,25 +25,30 @@ _memo: dict[tuple[int, tuple[int, ...]], IndexGroups] = {}
 
 
 def _solve(target: int, values: tuple[int, ...]) -> IndexGroups:
-    """Every set of positions in ascending `values` that sums to `target`."""
+    """Every set of positions in ascending `values` that sums to `target`.
+
+    An explicit stack instead of recursion (function calls are what a cold
+    search spends its time on in CPython); a branch is pushed only when the
+    next value can still fit, and the ascending order ends a scan early."""
     n = len(values)
     out: list[tuple[int, ...]] = []
-    chosen: list[int] = []
-
-    def walk(start: int, remaining: int) -> None:
+    add = out.append
+    stack: list[tuple[int, int, tuple[int, ...]]] = [(0, target, ())]
+    push = stack.append
+    pop = stack.pop
+    while stack:
+        start, remaining, chosen = pop()
         for i in range(start, n):
             v = values[i]
-            if v > remaining:
-                return  # ascending: nothing further fits
-            chosen.append(i)
-            if v == remaining:
-                out.append(tuple(chosen))
-            else:
-                walk(i + 1, remaining - v)
-            chosen.pop()
-
-    if target > 0:
-        walk(0, target)
+            if v >= remaining:
+                if v > remaining:
+                    break  # ascending: nothing further fits
+                add((*chosen, i))
+                continue
+            rest = remaining - v
+            following = i + 1
+            if following < n and values[following] <= rest:
+                push((following, rest, (*chosen, i)))
     out.sort()
     return tuple(out)
 
