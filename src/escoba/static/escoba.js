@@ -663,6 +663,7 @@
 
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.target && event.target.id === "board") {
+      inFlight = false;
       openDetails.forEach(function (id) {
         var d = id && document.getElementById(id);
         if (d) d.open = true;
@@ -677,9 +678,22 @@
     scrollChat();
   });
 
+  // A play in flight: the form is swapped away with the board, so its own
+  // afterRequest may never reach the document; the board's settle (or an
+  // error) ends it.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
-    if (elt && (elt.id === "play-form" || elt.id === "claim-form")) inFlight = true;
+    if (elt && (elt.id === "play-form" || elt.id === "claim-form")) {
+      inFlight = true;
+      picked.hand = null;
+      picked.table = [];
+    }
+  });
+
+  ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function () {
+      inFlight = false;
+    });
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {

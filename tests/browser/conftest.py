@@ -1,0 +1,132 @@
+"""A real Chromium (Debian's, through Playwright) against the real app, served
+by uvicorn on 127.0.0.1 with a temporary SQLite database.
+
+Playwright cannot download its own browsers here, so the tests drive
+/usr/bin/chromium (or $ESCOBA_CHROMIUM); without it (or without the
+`playwright` package) every test here is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("ESCOBA_CHROMIUM", "/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - the dev extras install it
+    pytest.skip("the playwright package is not installed", allow_module_level=True)
+
+if not os.access(CHROMIUM, os.X_OK):
+    pytest.skip(
+        f"no Chromium at {CHROMIUM}: install Debian's chromium (bash dev.sh test does as root)",
+        allow_module_level=True,
+    )
+
+pytestmark = pytest.mark.browser
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """The app under uvicorn in a background thread."""
+
+    def __init__(self, db: Path, robot_delay: float) -> None:
+        import uvicorn
+
+        from escoba.web.app import create_app
+        from escoba.web.settings import Settings
+
+        settings = Settings(
+            database_url=f"sqlite:///{db}",
+            robot_delay=robot_delay,
+            secret_key="browser-test-secret",
+        )
+        app = create_app(settings, rng=random.Random(11))
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the app did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    os.environ.setdefault("ESCOBA_NODE_MODULES", str(ROOT / "node_modules"))
+    live = LiveServer(tmp_path_factory.mktemp("browser") / "escoba.db", robot_delay=0.0)
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+def new_context(browser: Browser, viewport: dict[str, int] = PHONE, **kw: Any) -> BrowserContext:
+    options: dict[str, Any] = {"viewport": viewport, "locale": "es-ES"}
+    if viewport == PHONE:
+        options.update(has_touch=True, is_mobile=True, device_scale_factor=2)
+    options.update(kw)
+    context = browser.new_context(**options)
+    context.set_default_timeout(15_000)
+    return context
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    context = new_context(browser)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def desktop(browser: Browser) -> Iterator[Page]:
+    context = new_context(browser, DESKTOP)
+    yield context.new_page()
+    context.close()

@@ -1,0 +1,255 @@
+"""The table in a real browser: a whole game by tapping against three robots,
+two players and a spectator with chat and live updates, drag to play, a wrong
+sum, keyboard-only play, both deck designs, phone and desktop, languages, and
+axe-core on every screen. Screenshots go to docs/screenshots/."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import DESKTOP, LiveServer, new_context
+from .helpers import (
+    add_robot,
+    board_version,
+    check_axe,
+    create_table,
+    shot,
+    start_game,
+    tap_play,
+    wait_for_my_turn_or_end,
+)
+
+
+def test_whole_game_by_tapping_against_three_robots(server: LiveServer, phone: Page) -> None:
+    create_table(phone, server.url, "Ana", target=21)
+    for robot in ("Carmen", "Tito", "Luna"):
+        add_robot(phone, robot)
+    expect(phone.locator(".pairs")).to_contain_text("LAS PAREJAS")
+    check_axe(phone, "lobby")
+    shot(phone, "lobby-phone", full_page=True)
+    start_game(phone)
+
+    shots = {"table": False, "summary": False}
+    started = time.monotonic()
+    while True:
+        assert time.monotonic() - started < 150, "the game took too long"
+        state = wait_for_my_turn_or_end(phone)
+        if state == "over":
+            break
+        if state == "summary":
+            if not shots["summary"]:
+                expect(phone.locator(".summary-table")).to_contain_text("Escobas")
+                check_axe(phone, "round summary")
+                shot(phone, "round-summary-phone", full_page=True)
+                shots["summary"] = True
+            phone.get_by_role("button", name="SIGUIENTE RONDA").tap()
+            phone.wait_for_function("() => !document.querySelector('#board .summary')")
+            continue
+        if not shots["table"] and phone.locator("#table-cards .table-card").count() >= 3:
+            expect(phone.locator("#turn-banner")).to_have_text("¡Tu turno!")
+            assert phone.title().startswith("¡Tu turno!")
+            href = phone.locator("#favicon").get_attribute("href")
+            assert href == "/static/favicon-turn.svg"
+            check_axe(phone, "table")
+            shot(phone, "table-french-phone")
+            shots["table"] = True
+        tap_play(phone)
+
+    winner = phone.locator("#winner-title")
+    expect(winner).to_contain_text("partida")
+    check_axe(phone, "winner")
+    shot(phone, "winner-phone", full_page=True)
+    assert shots["summary"]
+
+
+def test_two_players_and_a_spectator_with_chat_and_live_updates(
+    server: LiveServer, browser: Browser
+) -> None:
+    ana_ctx, beto_ctx, eva_ctx = (new_context(browser) for _ in range(3))
+    try:
+        ana, beto, eva = ana_ctx.new_page(), beto_ctx.new_page(), eva_ctx.new_page()
+        invite = create_table(ana, server.url, "Ana")
+        beto.goto(f"{server.url}/t/{invite}")
+        beto.fill("#join-name", "Beto")
+        beto.get_by_role("button", name="SENTARME").click()
+        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
+        eva.goto(f"{server.url}/t/{invite}?mirar=1")
+        expect(eva.locator(".chat")).to_contain_text("no escribir")
+        assert eva.locator("#chat-text").count() == 0
+
+        start_game(ana)
+        expect(beto.locator(".game")).to_be_visible()  # live: SSE, no reload
+        expect(eva.locator(".game")).to_be_visible()
+        assert eva.locator("#hand").count() == 0  # a spectator sees no hand
+
+        ana.fill("#chat-text", "¡Suerte, Beto!")
+        ana.get_by_role("button", name="ENVIAR").click()
+        for page in (beto, eva):
+            expect(page.locator("#chat-log")).to_contain_text("¡Suerte, Beto!")
+        beto.fill("#chat-text", "Igualmente")
+        beto.keyboard.press("Enter")
+        expect(ana.locator("#chat-log")).to_contain_text("Igualmente")
+
+        # whoever is on turn plays; the others see it without reloading
+        for _ in range(2):
+            mover = ana if ana.locator("#board .board.is-my-turn").count() else beto
+            other = beto if mover is ana else ana
+            version = board_version(mover)
+            tap_play(mover)
+            for page in (other, eva):
+                page.wait_for_function(
+                    "v => Number(document.querySelector('#board .board').dataset.version) > v",
+                    arg=version,
+                )
+            expect(other.locator("#turn-banner")).to_have_text("¡Tu turno!")
+            expect(eva.locator(".recent-list li").first).to_be_visible()
+    finally:
+        for ctx in (ana_ctx, beto_ctx, eva_ctx):
+            ctx.close()
+
+
+def _table_against_tito(server: LiveServer, page: Page) -> None:
+    create_table(page, server.url, "Ana")
+    add_robot(page, "Tito")
+    start_game(page)
+    assert wait_for_my_turn_or_end(page) == "turn"
+
+
+def test_drag_a_card_onto_the_table(server: LiveServer, desktop: Page) -> None:
+    _table_against_tito(server, desktop)
+    # with nothing selected, dropping a card leaves it: DEJAR EN LA MESA
+    card = desktop.locator("#hand .hand-card").first
+    notation = card.get_attribute("data-card")
+    before = board_version(desktop)
+    box = card.bounding_box()
+    felt = desktop.locator("#felt").bounding_box()
+    assert box and felt
+    desktop.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    desktop.mouse.down()
+    desktop.mouse.move(felt["x"] + 40, felt["y"] + 30, steps=8)
+    desktop.mouse.move(felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2, steps=4)
+    desktop.mouse.up()
+    desktop.wait_for_function(
+        "v => Number(document.querySelector('#board .board').dataset.version) > v", arg=before
+    )
+    expect(desktop.locator(".recent-list")).to_contain_text("en la mesa")
+    assert desktop.locator(f'#hand .hand-card[data-card="{notation}"]').count() == 0
+
+    # with table cards selected that make 15, the drop takes them
+    while wait_for_my_turn_or_end(desktop) == "turn":
+        groups = desktop.eval_on_selector_all(
+            "#hand .hand-card",
+            "els => els.map(e => [e.dataset.card, JSON.parse(e.dataset.groups)])",
+        )
+        capture = next(((c, g[0]) for c, g in groups if g), None)
+        if capture is None:
+            desktop.locator("#hand .hand-card").first.click()
+            desktop.locator("#btn-leave").click()
+            desktop.wait_for_timeout(200)
+            continue
+        hand_card = desktop.locator(f'#hand .hand-card[data-card="{capture[0]}"]')
+        hand_card.click()
+        for t in capture[1]:
+            desktop.locator(f'.table-card[data-card="{t}"]').click()
+        before = board_version(desktop)
+        hand_card.drag_to(desktop.locator("#felt"))
+        desktop.wait_for_function(
+            "v => Number(document.querySelector('#board .board').dataset.version) > v", arg=before
+        )
+        expect(desktop.locator(".recent-list")).to_contain_text("Ana juega")
+        break
+    shot(desktop, "table-french-desktop")
+
+
+def test_a_wrong_sum_only_warns(server: LiveServer, phone: Page) -> None:
+    _table_against_tito(server, phone)
+    cards = phone.eval_on_selector_all(
+        "#hand .hand-card", "els => els.map(e => [e.dataset.card, Number(e.dataset.value)])"
+    )
+    table = phone.eval_on_selector_all(
+        "#table-cards .table-card", "els => els.map(e => [e.dataset.card, Number(e.dataset.value)])"
+    )
+    pair = next(((h, t) for h, hv in cards for t, tv in table if hv + tv != 15), None)
+    assert pair is not None
+    before = board_version(phone)
+    phone.locator(f'#hand .hand-card[data-card="{pair[0]}"]').tap()
+    phone.locator(f'#table-cards .table-card[data-card="{pair[1]}"]').tap()
+    phone.locator("#btn-take").tap()
+    warning = phone.locator("#play-warning")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("no 15")
+    phone.wait_for_timeout(300)
+    assert board_version(phone) == before  # nothing was sent
+
+
+def _tab_to(page: Page, selector: str, limit: int = 80) -> None:
+    for _ in range(limit):
+        if page.evaluate(
+            "s => !!document.activeElement && document.activeElement.matches(s)", selector
+        ):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_keyboard_only_round(server: LiveServer, desktop: Page) -> None:
+    _table_against_tito(server, desktop)
+    started = time.monotonic()
+    while wait_for_my_turn_or_end(desktop) == "turn":
+        assert time.monotonic() - started < 60
+        before = board_version(desktop)
+        from .helpers import choose_play
+
+        card, group = choose_play(desktop)
+        hand_sel = f'#hand .hand-card[data-card="{card}"]'
+        _tab_to(desktop, hand_sel)
+        desktop.keyboard.press("Enter")
+        expect(desktop.locator(hand_sel)).to_have_attribute("aria-pressed", "true")
+        if group:
+            for t in group:
+                _tab_to(desktop, f'#table-cards .table-card[data-card="{t}"]')
+                desktop.keyboard.press("Space")
+            _tab_to(desktop, "#btn-take")
+        else:
+            _tab_to(desktop, "#btn-leave")
+        desktop.keyboard.press("Enter")
+        desktop.wait_for_function(
+            "v => Number(document.querySelector('#board .board').dataset.version) > v", arg=before
+        )
+    expect(desktop.locator("#board .summary")).to_be_visible()
+    _tab_to(desktop, "#board .summary button")
+    desktop.keyboard.press("Enter")
+    expect(desktop.locator("#board .summary")).to_have_count(0)
+
+
+def test_spanish_deck_languages_and_desktop_layout(server: LiveServer, browser: Browser) -> None:
+    context = new_context(browser, DESKTOP)
+    try:
+        page = context.new_page()
+        _table_against_tito(server, page)
+        page.get_by_role("button", name="Española").click()
+        expect(page.locator('#hand svg[data-card-design="spanish"]').first).to_be_visible()
+        label = page.locator("#hand .hand-card").first.locator("svg").get_attribute("aria-label")
+        assert label and any(s in label for s in ("oros", "copas", "espadas", "bastos"))
+        check_axe(page, "table, Spanish deck")
+        shot(page, "table-spanish-desktop")
+        page.get_by_role("button", name="English").click()
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        expect(page.locator("#turn-banner")).to_have_text("Your turn!")
+        expect(page.locator("#btn-leave")).to_have_text("LEAVE ON THE TABLE")
+        page.get_by_role("button", name="Português").click()
+        expect(page.locator("#btn-take")).to_have_text("LEVAR")
+        page.get_by_role("button", name="Español").click()
+        expect(page.locator("#btn-take")).to_have_text("LLEVAR")
+    finally:
+        context.close()
+
+
+def test_phone_spanish_deck_screenshot(server: LiveServer, phone: Page) -> None:
+    _table_against_tito(server, phone)
+    phone.get_by_role("button", name="Española").tap()
+    expect(phone.locator('#hand svg[data-card-design="spanish"]').first).to_be_visible()
+    phone.locator("#hand .hand-card").first.tap()
+    shot(phone, "table-spanish-phone")
