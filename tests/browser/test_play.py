@@ -7,13 +7,22 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
+from .conftest import DESKTOP, MISSING, LiveServer, new_context
+
+if MISSING:
+    pytest.skip(MISSING, allow_module_level=True)
+
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import DESKTOP, LiveServer, new_context
-from .helpers import (
+pytestmark = pytest.mark.browser
+
+from .helpers import (  # noqa: E402
     add_robot,
     board_version,
     check_axe,
+    choose_play,
     create_table,
     shot,
     start_game,
@@ -200,8 +209,6 @@ def test_keyboard_only_round(server: LiveServer, desktop: Page) -> None:
     while wait_for_my_turn_or_end(desktop) == "turn":
         assert time.monotonic() - started < 60
         before = board_version(desktop)
-        from .helpers import choose_play
-
         card, group = choose_play(desktop)
         hand_sel = f'#hand .hand-card[data-card="{card}"]'
         _tab_to(desktop, hand_sel)
