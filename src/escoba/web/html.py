@@ -523,8 +523,10 @@ def table_context(
     watching: bool = False,
     invite_url: str | None = None,
     lang: str = "es",
+    continue_url: str | None = None,
 ) -> dict[str, Any]:
     return {
+        "continue_url": continue_url,
         "page": page,
         "design": design,
         "board": board_model(page, design, lang),
@@ -669,6 +671,11 @@ def show_table(
         error=error,
         watching=request.query_params.get("mirar") == "1",
         invite_url=invite_url(request, ctx, invite),
+        continue_url=(
+            f"{invite_url(request, ctx, invite)}/continue/{token}"
+            if token and page.you is not None
+            else None
+        ),
     )
     return html_response(body, status_code)
 
