@@ -1,10 +1,12 @@
-"""The app factory: settings, database, service, live updates and robots are
-made here, per app, never at import time."""
+"""The app factory: settings, database, service, live updates (and their
+bridge between processes), robots, rate limits and the security middleware
+are made here, per app, never at import time."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,8 +22,10 @@ from escoba.web import api, html
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.db import Database
 from escoba.web.deps import AppContext
-from escoba.web.live import Broker
+from escoba.web.limits import DatabaseLimiter, Limiter, RedisLimiter
+from escoba.web.live import Broker, Hub, make_bridge
 from escoba.web.robots import InlineRobots, RobotRunner
+from escoba.web.security import GuardMiddleware
 from escoba.web.service import RobotBrain, ServiceError, TableService
 from escoba.web.settings import Settings
 
@@ -36,16 +40,25 @@ def create_app(
     migrate: bool = True,
 ) -> FastAPI:
     settings = settings or Settings()
-    db = Database(settings.sqlalchemy_url)
+    db = Database(settings.sqlalchemy_url, settings.sqlite_synchronous)
     if migrate:
         db.migrate()
     broker = Broker()
-    service = TableService(db, settings, clock or SystemClock(), broker, brain=brain, rng=rng)
+    hub = Hub(broker, make_bridge(settings.live, settings.sqlalchemy_url, settings.redis_url))
+    service = TableService(db, settings, clock or SystemClock(), hub, brain=brain, rng=rng)
     runner: RobotRunner | InlineRobots
     if settings.robot_inline:
         runner = InlineRobots(service.play_robots)
     else:
-        runner = RobotRunner(service.robot_move, settings.robot_delay)
+        runner = RobotRunner(
+            service.robot_move,
+            settings.robot_delay,
+            overdue=service.overdue_robot_tables,
+            sweep_seconds=settings.robot_sweep_seconds,
+        )
+    limiter: Limiter = (
+        RedisLimiter(settings.redis_url) if settings.redis_url else DatabaseLimiter(db)
+    )
     service.on_robot_turn = runner.schedule
     secret = settings.secret_key or db.secret("cookie")
     ctx = AppContext(
@@ -59,13 +72,17 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
         broker.bind(loop)
+        hub.start()
         if isinstance(runner, RobotRunner):
             runner.bind(loop)
-            for table_id in service.robot_tables():
+            for table_id in await asyncio.to_thread(service.robot_tables):
                 runner.schedule(table_id)
+            runner.start_sweeping()
+        log.info("started", extra={"live": hub.backend, "database": db.engine_name})
         yield
         if isinstance(runner, RobotRunner):
             await runner.stop()
+        hub.stop()
         db.dispose()
 
     app = FastAPI(
@@ -74,9 +91,15 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.ctx = ctx
+    app.state.hub = hub
+    app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter)
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> Response:
+        log.info(
+            "refused",
+            extra={"path": request.url.path, "code": exc.code, "status": exc.status},
+        )
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
         return HTMLResponse(_error_page(exc.message), status_code=exc.status)
@@ -91,11 +114,31 @@ def create_app(
         return HTMLResponse(_error_page("Faltan datos o no son válidos."), status_code=422)
 
     @app.get("/health", tags=["ops"])
-    def health() -> dict[str, Any]:
-        """Liveness and database reachability."""
-        with db.read() as session:
-            session.execute(_select_one())
-        return {"status": "ok", "live_connections": broker.connections}
+    def health() -> JSONResponse:
+        """Ready to serve: the database answers and its schema is the newest
+        migration, and the live bridge to the other processes listens. 503
+        (with the reason) when not, so a load balancer takes this process out."""
+        checks: dict[str, Any] = {}
+        ok = True
+        try:
+            checks["schema"] = db.schema_revision()
+            checks["database"] = "ok"
+            if checks["schema"] != db.head_revision:
+                ok = False
+                checks["schema_expected"] = db.head_revision
+        except Exception as err:
+            ok = False
+            checks["database"] = f"unreachable: {type(err).__name__}"
+        checks["live"] = hub.backend
+        checks["live_ok"] = hub.healthy
+        ok = ok and hub.healthy
+        body = {
+            "status": "ok" if ok else "unavailable",
+            **checks,
+            "live_connections": broker.connections,
+            "pid": os.getpid(),
+        }
+        return JSONResponse(body, status_code=200 if ok else 503)
 
     @app.get("/t/{invite}/events", tags=["live"])
     async def events(invite: str, request: Request) -> EventSourceResponse:
@@ -114,12 +157,6 @@ def create_app(
     app.include_router(api.router)
     app.include_router(html.router)
     return app
-
-
-def _select_one() -> Any:
-    from sqlalchemy import text
-
-    return text("SELECT 1")
 
 
 def _error_page(message: str) -> str:

@@ -1,5 +1,10 @@
-"""The ASGI entry point for uvicorn/gunicorn: `escoba.web.asgi:app`."""
+"""The ASGI entry point for uvicorn/gunicorn: `escoba.web.asgi:app`
+(`uvicorn escoba.web.asgi:app --workers 4`, after `escoba migrate`)."""
 
 from escoba.web.app import create_app
+from escoba.web.logs import configure
+from escoba.web.settings import Settings
 
-app = create_app(migrate=False)  # `escoba serve` and `escoba migrate` migrate first
+_settings = Settings()
+configure(_settings.log_format, _settings.log_level)
+app = create_app(_settings, migrate=False)  # `escoba serve` and `escoba migrate` migrate first

@@ -11,14 +11,27 @@ from escoba.web.settings import Settings
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
-    workers: int = typer.Option(1, help="Processes (several need PostgreSQL)."),
+    workers: int = typer.Option(1, help="Processes (several need PostgreSQL or Redis)."),
+    forwarded_allow_ips: str = typer.Option(
+        "127.0.0.1",
+        help="Proxies whose X-Forwarded-For/-Proto are trusted (comma-separated, or *).",
+    ),
 ) -> None:
-    """Apply the migrations, then serve the web app (DATABASE_URL, default SQLite)."""
+    """Apply the migrations, then serve the web app (DATABASE_URL, default SQLite).
+    Several workers share live updates through PostgreSQL LISTEN/NOTIFY (or
+    Redis with ESCOBA_REDIS_URL); behind a proxy, see docs/deploy.md."""
     import uvicorn
 
     from escoba.web.db import migrate
+    from escoba.web.logs import log_config
 
     settings = Settings()
+    if workers > 1 and settings.live == "local":
+        raise typer.BadParameter(
+            "several workers need PostgreSQL (DATABASE_URL) or Redis (ESCOBA_REDIS_URL) "
+            "so that live updates reach every process",
+            param_hint="--workers",
+        )
     migrate(settings.sqlalchemy_url)
     typer.echo(f"Escoba en http://{host}:{port}/  (base de datos: {settings.sqlalchemy_url})")
     uvicorn.run(
@@ -27,7 +40,8 @@ def serve(
         port=port,
         workers=workers,
         proxy_headers=True,
-        forwarded_allow_ips="*" if workers > 1 else None,
+        forwarded_allow_ips=forwarded_allow_ips,
+        log_config=log_config(settings.log_format, settings.log_level),
     )
 
 
@@ -44,20 +58,16 @@ def expire() -> None:
     at any time, twice at once, and while people play."""
     from escoba.web.clock import SystemClock
     from escoba.web.db import Database, migrate
+    from escoba.web.live import Broker, Hub, make_bridge
     from escoba.web.service import TableService
 
     settings = Settings()
     migrate(settings.sqlalchemy_url)
-    db = Database(settings.sqlalchemy_url)
-    service = TableService(db, settings, SystemClock(), notifier=_NoWatchers())
+    db = Database(settings.sqlalchemy_url, settings.sqlite_synchronous)
+    # no streams of its own: the bridge (if any) tells the app processes
+    hub = Hub(Broker(), make_bridge(settings.live, settings.sqlalchemy_url, settings.redis_url))
+    service = TableService(db, settings, SystemClock(), notifier=hub)
     count = service.expire()
+    hub.stop()
     db.dispose()
     typer.echo(f"Mesas vencidas: {count}")
-
-
-class _NoWatchers:
-    """The cron job has no live streams of its own; players' streams pick the
-    change up on their next update or reload."""
-
-    def publish(self, table_id: int, version: int) -> None:
-        return None

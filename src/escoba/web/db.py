@@ -8,12 +8,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, select
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from escoba.web.models import SecretRow
@@ -22,7 +24,7 @@ from escoba.web.models import SecretRow
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
 
-def _sqlite_engine(url: str, immediate: bool) -> Engine:
+def _sqlite_engine(url: str, immediate: bool, synchronous: str = "FULL") -> Engine:
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": 30},
@@ -35,7 +37,7 @@ def _sqlite_engine(url: str, immediate: bool) -> Engine:
         dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
@@ -51,12 +53,15 @@ class Database:
     """The app's two session factories: `write()` for commands, `read()` for
     pages (on SQLite the read side never takes the write lock)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         if self.is_sqlite:
-            self.write_engine = _sqlite_engine(url, immediate=True)
-            self.read_engine = _sqlite_engine(url, immediate=False)
+            if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
+                raise ValueError("ESCOBA_SQLITE_SYNCHRONOUS is FULL, NORMAL or EXTRA")
+            sync = sqlite_synchronous.upper()
+            self.write_engine = _sqlite_engine(url, immediate=True, synchronous=sync)
+            self.read_engine = _sqlite_engine(url, immediate=False, synchronous=sync)
         else:
             self.write_engine = create_engine(
                 url, pool_size=10, max_overflow=20, pool_pre_ping=True
@@ -77,6 +82,21 @@ class Database:
 
     def migrate(self) -> None:
         migrate(self.url)
+
+    @property
+    def engine_name(self) -> str:
+        return self.write_engine.dialect.name
+
+    @cached_property
+    def head_revision(self) -> str | None:
+        """The newest migration in migrations/."""
+        return ScriptDirectory.from_config(alembic_config(self.url)).get_current_head()
+
+    def schema_revision(self) -> str | None:
+        """The migration the database is at (raises if it cannot be reached)."""
+        with self.read() as session:
+            value = session.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            return None if value is None else str(value)
 
     def secret(self, name: str = "cookie") -> str:
         """A site secret kept in the database, made on first use, so every

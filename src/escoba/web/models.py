@@ -55,6 +55,8 @@ class TableRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_action_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     turn_since: Mapped[datetime] = mapped_column(UTCDateTime)
+    # a robot is on turn: the runners' sweep finds tables a crashed process left
+    robot_due: Mapped[bool] = mapped_column(default=False, index=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.position", lazy="selectin"
@@ -111,3 +113,13 @@ class SecretRow(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class RateLimitRow(Base):
+    """Fixed-window counters shared by every process (see escoba.web.limits)."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(96), primary_key=True)
+    slot: Mapped[int] = mapped_column(Integer)
+    hits: Mapped[int] = mapped_column(Integer)

@@ -1,7 +1,14 @@
 """Robots play their turns on the server by themselves: after a command leaves
 a robot on turn, the runner waits a moment (so people can follow the play) and
 asks the service for that robot's move, in a worker thread so no request waits.
-Each move goes through the service's one command path."""
+Each move goes through the service's one command path.
+
+With several processes, the process whose command gave a robot the turn
+schedules its move. If that process dies first, the robot is not forgotten:
+every process's runner sweeps now and then for tables whose robot has been on
+turn for longer than it should (and at start-up for all of them). Two
+processes may then try the same move; the version check lets exactly one
+through and the other changes nothing."""
 
 from __future__ import annotations
 
@@ -16,11 +23,39 @@ log = logging.getLogger("escoba.robots")
 
 
 class RobotRunner:
-    def __init__(self, move: Callable[[int], bool], delay: float) -> None:
+    def __init__(
+        self,
+        move: Callable[[int], bool],
+        delay: float,
+        overdue: Callable[[float], list[int]] | None = None,
+        sweep_seconds: float = 0.0,
+    ) -> None:
         self._move = move
         self._delay = delay
+        self._overdue = overdue
+        self._sweep_seconds = sweep_seconds
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def start_sweeping(self) -> None:
+        """From the event loop: look for overdue robots every few seconds."""
+        if self._overdue is not None and self._sweep_seconds > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        overdue = self._overdue
+        assert overdue is not None
+        grace = self._delay + self._sweep_seconds
+        while True:
+            await asyncio.sleep(self._sweep_seconds)
+            try:
+                for table_id in await run_in_threadpool(overdue, grace):
+                    self._ensure(table_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("robot sweep failed")
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -53,6 +88,8 @@ class RobotRunner:
 
     async def stop(self) -> None:
         tasks = list(self._tasks.values())
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

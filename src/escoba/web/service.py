@@ -11,6 +11,7 @@ a clear message.
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -30,6 +31,8 @@ from escoba.web.models import ActionLogRow, ChatRow, SeatRow, TableRow
 from escoba.web.pages import ChatLine, TablePage, TableStatus
 from escoba.web.pages import SeatRow as SeatInfo
 from escoba.web.settings import Settings
+
+log = logging.getLogger("escoba.service")
 
 ROBOT_NAMES: dict[str, str] = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
 MAX_SEATS = 4
@@ -440,6 +443,21 @@ class TableService:
                     out.append(table.id)
         return out
 
+    def overdue_robot_tables(self, grace_seconds: float) -> list[int]:
+        """Tables whose robot has been on turn longer than `grace_seconds`:
+        its move was scheduled by a process that is gone."""
+        cutoff = self.clock.now() - timedelta(seconds=grace_seconds)
+        with self._read() as session:
+            return list(
+                session.scalars(
+                    select(TableRow.id).where(
+                        TableRow.robot_due.is_(True),
+                        TableRow.status == TableStatus.PLAYING.value,
+                        TableRow.turn_since < cutoff,
+                    )
+                )
+            )
+
     def expire(self) -> int:
         """End every table with no game action for 7 days, with no winner. Each
         table in its own transaction, re-checked under the lock, so two runs at
@@ -600,8 +618,15 @@ class TableService:
                     table.last_action_at = self.clock.now()
                 outcome = Outcome(table.id, table.version)
                 robot_next = self._robot_on_turn(table)
+                if table.robot_due != robot_next:
+                    table.robot_due = robot_next
         except OperationalError as err:
+            log.warning("command failed: database busy", extra={"invite": invite})
             raise Busy("La mesa está ocupada: prueba otra vez.", "busy") from err
+        log.info(
+            "command",
+            extra={"table_id": outcome.table_id, "version": outcome.version, "invite": invite},
+        )
         self.notifier.publish(outcome.table_id, outcome.version)
         if robot_next and self.on_robot_turn is not None:
             self.on_robot_turn(outcome.table_id)

@@ -1,4 +1,5 @@
-"""Settings, from the environment only (documented in the README)."""
+"""Settings, from the environment only (every one documented, with its
+default, in docs/settings.md; a test keeps the two in step)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DATABASE_URL", "ESCOBA_DATABASE_URL"),
         description="SQLAlchemy URL; postgresql:// URLs use psycopg 3.",
     )
+    sqlite_synchronous: str = Field(
+        default="FULL",
+        description="SQLite's synchronous pragma in WAL mode: FULL or NORMAL (docs/deploy.md).",
+    )
     secret_key: str | None = Field(
         default=None,
         description="Signs seat cookies. Unset: a random key kept in the database.",
@@ -23,14 +28,37 @@ class Settings(BaseSettings):
         default=False,
         description="Robots play within the request that gave them the turn (tests).",
     )
+    robot_sweep_seconds: float = Field(
+        default=15.0,
+        description="How often each process looks for robots left on turn (0: never).",
+    )
     absence_hours: float = 48.0
     expiry_days: float = 7.0
     chat_max_length: int = 300
     chat_burst: int = 5
     chat_window_seconds: float = 10.0
     name_max_length: int = 24
-    secure_cookies: bool = Field(default=False, description="Mark cookies Secure (HTTPS).")
+    secure_cookies: bool = Field(
+        default=False,
+        description="Mark cookies Secure always (they are also marked on HTTPS requests).",
+    )
     base_url: str = Field(default="", description="Public origin for invite links, if proxied.")
+    live_backend: str = Field(
+        default="auto",
+        description="How live updates cross processes: auto, local, postgres or redis.",
+    )
+    redis_url: str = Field(default="", description="Redis URL (live_backend=redis).")
+    rate_limits: bool = Field(default=True, description="Refuse floods with 429.")
+    rate_window_seconds: int = Field(default=60, description="The window rate limits count in.")
+    rate_join_per_ip: int = Field(default=30, description="Tables made or joined per IP.")
+    rate_act_per_ip: int = Field(default=600, description="Commands per client IP.")
+    rate_act_per_seat: int = Field(default=120, description="Commands per seat.")
+    trusted_origins: str = Field(
+        default="",
+        description="Other origins allowed to post forms (comma-separated).",
+    )
+    log_format: str = Field(default="json", description="json (one object a line) or text.")
+    log_level: str = Field(default="INFO", description="Python logging level.")
 
     @property
     def sqlalchemy_url(self) -> str:
@@ -44,3 +72,13 @@ class Settings(BaseSettings):
     @property
     def is_sqlite(self) -> bool:
         return self.sqlalchemy_url.startswith("sqlite")
+
+    @property
+    def live(self) -> str:
+        """The live backend in force: `auto` is postgres on PostgreSQL,
+        redis when a Redis URL is set, else local (one process)."""
+        if self.live_backend != "auto":
+            return self.live_backend
+        if not self.is_sqlite:
+            return "postgres"
+        return "redis" if self.redis_url else "local"

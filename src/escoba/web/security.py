@@ -1,0 +1,245 @@
+"""The app's guard at the door, one ASGI middleware in front of every route:
+
+* **Cross-site requests.** A state-changing request (any method but GET, HEAD
+  and OPTIONS) that a browser marks as coming from another site is refused
+  with 403: `Sec-Fetch-Site` must be `same-origin` or `none`, or, from a
+  browser that does not send it, `Origin` must name this host (or a trusted
+  origin). Requests with neither header do not come from a browser page and
+  carry no ambient credential a forged page could borrow. This is the check
+  of Go's `http.CrossOriginProtection` and OWASP's «verifying origin with
+  standard headers»; with SameSite=Lax seat cookies it needs no token in the
+  forms, so templates and HTMX stay as they are.
+* **Rate limits** on joining and on table commands, per client IP and per
+  seat, counted where every process sees them (escoba.web.limits); 429 with
+  `Retry-After` and a message a player understands.
+* **Headers**: a strict Content-Security-Policy (no inline script, style or
+  eval), no framing, no MIME sniffing, no Referer (an invite link is a key),
+  HSTS on HTTPS; and seat cookies marked `Secure` on HTTPS requests (the
+  scheme comes from `X-Forwarded-Proto` when uvicorn trusts the proxy).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio.to_thread
+
+from escoba.web.limits import Limiter
+from escoba.web.settings import Settings
+
+log = logging.getLogger("escoba.security")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; object-src 'none'"
+)
+BASE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
+)
+HSTS = (b"strict-transport-security", b"max-age=31536000")
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+JOIN_PATHS = (
+    re.compile(r"^/api/tables/?$"),
+    re.compile(r"^/api/tables/[^/]+/seats/?$"),
+    re.compile(r"^/tables/?$"),
+    re.compile(r"^/t/[^/]+/join/?$"),
+)
+TABLE_PATH = re.compile(r"^/(?:api/tables|t)/([^/]+)/")
+
+RATE_MESSAGES = {
+    "join": "Demasiadas mesas o uniones seguidas desde tu conexión: espera un minuto.",
+    "ip": "Demasiadas jugadas seguidas desde tu conexión: espera un momento.",
+    "seat": "Vas muy rápido con este lugar: espera un momento y vuelve a jugar.",
+}
+
+
+class GuardMiddleware:
+    def __init__(self, app: ASGIApp, settings: Settings, limiter: Limiter | None) -> None:
+        self.app = app
+        self.settings = settings
+        self.limiter = limiter if settings.rate_limits else None
+        self.trusted_hosts = {h for h in (_host_of(o) for o in _origins(settings)) if h is not None}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        method = scope["method"]
+        path = scope["path"]
+        headers = _headers(scope)
+        https = scope.get("scheme") == "https"
+        if method not in SAFE_METHODS:
+            refusal = self._cross_site(headers)
+            if refusal is not None:
+                log.warning("cross-site request refused", extra={"path": path, "why": refusal})
+                await _refuse(
+                    send,
+                    path,
+                    403,
+                    "forbidden_origin",
+                    "Esa petición vino de otro sitio y no se aceptó.",
+                    https,
+                )
+                return
+            if self.limiter is not None:
+                over = await self._rate(scope, method, path, headers)
+                if over is not None:
+                    log.info("rate limited", extra={"path": path, "limit": over})
+                    await _refuse(
+                        send,
+                        path,
+                        429,
+                        "rate_limited",
+                        RATE_MESSAGES[over],
+                        https,
+                        retry_after=self.settings.rate_window_seconds,
+                    )
+                    return
+        secure = https or self.settings.secure_cookies
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = _with_security_headers(message.get("headers", []), secure)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    def _cross_site(self, headers: dict[str, str]) -> str | None:
+        fetch_site = headers.get("sec-fetch-site")
+        if fetch_site is not None:
+            return None if fetch_site in ("same-origin", "none") else f"sec-fetch-site {fetch_site}"
+        origin = headers.get("origin")
+        if origin is None:
+            return None  # not a browser page's request
+        origin_host = _host_of(origin)
+        if origin_host is None:
+            return "opaque origin"
+        allowed = set(self.trusted_hosts)
+        for name in ("host", "x-forwarded-host"):
+            if name in headers:
+                allowed.add(headers[name].split(",")[0].strip().lower())
+        return None if origin_host in allowed else f"origin {origin_host}"
+
+    async def _rate(
+        self, scope: Scope, method: str, path: str, headers: dict[str, str]
+    ) -> str | None:
+        assert self.limiter is not None
+        s = self.settings
+        client = scope.get("client")
+        ip = client[0] if client else "unknown"
+        keys: list[tuple[str, int]] = []
+        kinds: dict[str, str] = {}
+        if any(p.match(path) for p in JOIN_PATHS):
+            keys.append((f"join:ip:{ip}", s.rate_join_per_ip))
+            kinds[keys[-1][0]] = "join"
+        else:
+            match = TABLE_PATH.match(path)
+            if match is None:
+                return None
+            keys.append((f"act:ip:{ip}", s.rate_act_per_ip))
+            kinds[keys[-1][0]] = "ip"
+            seat = _seat_credential(headers, match.group(1))
+            if seat is not None:
+                digest = hashlib.sha256(seat.encode()).hexdigest()[:40]
+                keys.append((f"act:seat:{digest}", s.rate_act_per_seat))
+                kinds[keys[-1][0]] = "seat"
+        limiter = self.limiter
+        over = await anyio.to_thread.run_sync(lambda: limiter.hit(keys, s.rate_window_seconds))
+        return None if over is None else kinds[over]
+
+
+def _origins(settings: Settings) -> list[str]:
+    out = [o.strip() for o in settings.trusted_origins.split(",") if o.strip()]
+    if settings.base_url:
+        out.append(settings.base_url)
+    return out
+
+
+def _host_of(origin: str) -> str | None:
+    if origin == "null":
+        return None
+    parts = urlsplit(origin)
+    return parts.netloc.lower() if parts.scheme and parts.netloc else None
+
+
+def _headers(scope: Scope) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in scope.get("headers", []):
+        out[key.decode("latin-1").lower()] = value.decode("latin-1")
+    return out
+
+
+def _seat_credential(headers: dict[str, str], invite: str) -> str | None:
+    """The bearer token or this table's seat cookie, as sent (unchecked: a key
+    to count by, nothing more)."""
+    scheme, _, token = headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    cookie_name = f"seat_{invite}="
+    for part in headers.get("cookie", "").split(";"):
+        part = part.strip()
+        if part.startswith(cookie_name):
+            return part[len(cookie_name) :]
+    return None
+
+
+def _with_security_headers(
+    headers: list[tuple[bytes, bytes]], secure: bool
+) -> list[tuple[bytes, bytes]]:
+    present = {k.lower() for k, _ in headers}
+    out = []
+    for key, value in headers:
+        if secure and key.lower() == b"set-cookie" and b"secure" not in value.lower():
+            value = value + b"; Secure"
+        out.append((key, value))
+    extra = list(BASE_HEADERS) + ([HSTS] if secure else [])
+    out.extend((k, v) for k, v in extra if k not in present)
+    return out
+
+
+async def _refuse(
+    send: Send,
+    path: str,
+    status: int,
+    code: str,
+    message: str,
+    https: bool,
+    retry_after: int | None = None,
+) -> None:
+    if path.startswith("/api/"):
+        body = json.dumps({"error": code, "message": message}).encode()
+        content_type = b"application/json"
+    else:
+        from html import escape
+
+        body = (
+            '<!doctype html><html lang="es"><meta charset="utf-8"><title>Escoba del 15</title>'
+            f'<main><p role="alert">{escape(message)}</p><p><a href="/">Volver</a></p></main>'
+            "</html>"
+        ).encode()
+        content_type = b"text/html; charset=utf-8"
+    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
+    headers = _with_security_headers(headers, https)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

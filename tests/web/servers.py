@@ -1,0 +1,200 @@
+"""Real app processes for the multi-process and crash tests: `uvicorn
+escoba.web.asgi:app` in a subprocess, configured through the environment
+only, as in production."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from escoba.web.db import migrate
+from escoba.web.settings import Settings
+
+PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def fresh_pg_database(name: str) -> str | None:
+    """A database of its own on the test server (dropped and made anew), so
+    that these tests never race the per-test truncation of the shared one."""
+    if PG_URL is None:
+        return None
+    base = make_url(Settings(database_url=PG_URL).sqlalchemy_url)
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    url = base.set(database=name).render_as_string(hide_password=False)
+    migrate(url)
+    return url
+
+
+def redis_url() -> str | None:
+    """This machine's Redis, if it answers."""
+    try:
+        import redis
+
+        client = redis.Redis.from_url("redis://127.0.0.1:6379/15", socket_timeout=1)
+        client.ping()
+        client.close()
+    except Exception:
+        return None
+    return "redis://127.0.0.1:6379/15"
+
+
+@dataclass
+class Server:
+    database_url: str
+    env: dict[str, str] = field(default_factory=dict)
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+    log_path: Path | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, log_dir: Path, wait: float = 30.0) -> Server:
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "ESCOBA_SECRET_KEY": "test-secret",
+            "ESCOBA_LOG_LEVEL": "WARNING",
+            "ESCOBA_RATE_LIMITS": "false",
+            **self.env,
+        }
+        self.log_path = log_dir / f"server-{self.port}-{time.monotonic_ns()}.log"
+        with self.log_path.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "uvicorn",
+                    "escoba.web.asgi:app",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--no-access-log",
+                ],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.base + "/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"server did not start: {self.log_path.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, as a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def live_connections(self) -> int:
+        count: int = httpx.get(self.base + "/health", timeout=5).json()["live_connections"]
+        return count
+
+
+@contextmanager
+def servers(*items: Server, log_dir: Path) -> Iterator[list[Server]]:
+    started: list[Server] = []
+    try:
+        for s in items:
+            started.append(s.start(log_dir))
+        yield started
+    finally:
+        for s in started:
+            s.stop()
+
+
+class Listener:
+    """An SSE client in a thread: every `update` it hears, with the time."""
+
+    def __init__(self, base: str, invite: str) -> None:
+        self.events: queue.Queue[tuple[float, str]] = queue.Queue()
+        self.newest: tuple[float, int] = (0.0, 0)  # (when, version) of the newest heard
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(base, invite), daemon=True)
+        self._thread.start()
+
+    def _run(self, base: str, invite: str) -> None:
+        try:
+            with (
+                httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=None)) as client,
+                client.stream("GET", f"/t/{invite}/events") as stream,
+            ):
+                for line in stream.iter_lines():
+                    if self._stop.is_set():
+                        return
+                    if line.startswith("data:"):
+                        self.events.put((time.monotonic(), line[5:].strip()))
+        except httpx.HTTPError:
+            return
+
+    def wait_for(self, version: int, deadline: float) -> float | None:
+        """The time `version` (or a later one) arrived, or None past the deadline."""
+        if self.newest[1] >= version:
+            return self.newest[0]
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                at, data = self.events.get(timeout=left)
+            except queue.Empty:
+                return None
+            if data.isdigit():
+                self.newest = max(self.newest, (at, int(data)), key=lambda e: e[1])
+                if int(data) >= version:
+                    return at
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+def wait_until(predicate: object, seconds: float, step: float = 0.05) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if callable(predicate) and predicate():
+            return True
+        time.sleep(step)
+    return False
