@@ -221,3 +221,12 @@ def test_the_schema_comes_from_the_migrations_and_matches_the_models(db_url: str
         columns = {c["name"] for c in inspector.get_columns(table.name)}
         assert columns == {c.name for c in table.columns}, table.name
     engine.dispose()
+
+
+def test_a_chat_line_never_makes_a_move_stale(app_client: TestClient) -> None:
+    actor, other = _on_turn(_started(app_client))
+    table = actor.table()
+    other.post("/chat", {"text": "¿juegas o qué?"}, expect=201)
+    action = table["view"]["legal_actions"][0]
+    actor.post("/actions", {"version": table["version"], "action": action})
+    assert actor.table()["version"] == table["version"] + 1

@@ -385,7 +385,7 @@ class TableService:
                 )
             )
 
-        return self._command(invite, token, None, command, game_action=False)
+        return self._command(invite, token, None, command, game_action=False, bump_version=False)
 
     # ------------------------------------------------------------------
     # Robots and jobs
@@ -603,7 +603,11 @@ class TableService:
         version: int | None,
         command: Callable[[Session, TableRow], None],
         game_action: bool = True,
+        bump_version: bool = True,
     ) -> Outcome:
+        """Run `command` on the locked table. `game_action`: it counts as play
+        for expiry; `bump_version`: it changes what a command is made on (a
+        chat line does not, so it never makes a player's move stale)."""
         try:
             with self._write() as session:
                 table = self._load(session, invite, lock=True)
@@ -613,7 +617,8 @@ class TableService:
                         "stale",
                     )
                 command(session, table)
-                table.version += 1
+                if bump_version:
+                    table.version += 1
                 if game_action:
                     table.last_action_at = self.clock.now()
                 outcome = Outcome(table.id, table.version)
