@@ -5,6 +5,7 @@ enters only as a shuffled deck handed in by the caller."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from escoba.engine.actions import Action, Claim, Play
 from escoba.engine.captures import can_capture, capture_groups, groups_for_hand
@@ -139,17 +140,7 @@ def start_next_round(state: GameState, deck: Sequence[Card]) -> tuple[GameState,
     number = state.round.number + 1
     dealer = (state.round.dealer + 1) % state.players
     round_state, events = _start_round(state.rules, state.players, number, dealer, deck)
-    new = GameState(
-        rules=state.rules,
-        players=state.players,
-        first_dealer=state.first_dealer,
-        phase=Phase.PLAYING,
-        round=round_state,
-        totals=state.totals,
-        finished_rounds=state.finished_rounds,
-        result=None,
-    )
-    return new, events
+    return replace(state, phase=Phase.PLAYING, round=round_state, result=None), events
 
 
 # --------------------------------------------------------------------------
@@ -402,21 +393,7 @@ def _end_round(
         scores=scores,
         totals=totals,
     )
-    final_round = RoundState(
-        number=rs.number,
-        dealer=rs.dealer,
-        hands=rs.hands,
-        table=(),
-        deck=(),
-        deals=rs.deals,
-        captured=tuple(captured),
-        escobas=rs.escobas,
-        turn=rs.turn,
-        last_capturer=rs.last_capturer,
-        claim=None,
-        table_take=rs.table_take,
-        history=rs.history,
-    )
+    final_round = replace(rs, table=(), deck=(), captured=tuple(captured), claim=None)
     events.append(RoundEnded(summary=summary))
     winner = winner_on_points(totals, state.rules.target)
     result = None
@@ -425,10 +402,8 @@ def _end_round(
         result = Result(winners=(winner,), reason=EndReason.TARGET)
         phase = Phase.GAME_OVER
         events.append(GameEnded(result=result))
-    new = GameState(
-        rules=state.rules,
-        players=players,
-        first_dealer=state.first_dealer,
+    new = replace(
+        state,
         phase=phase,
         round=final_round,
         totals=totals,
@@ -458,14 +433,4 @@ def end_game(
         if loser_seat is None or not 0 <= loser_seat < state.players:
             raise ValueError("abandon and absence name the losing seat")
         result = result_of_leaving(loser_seat, state.totals, state.players, reason)
-    new = GameState(
-        rules=state.rules,
-        players=state.players,
-        first_dealer=state.first_dealer,
-        phase=Phase.GAME_OVER,
-        round=state.round,
-        totals=state.totals,
-        finished_rounds=state.finished_rounds,
-        result=result,
-    )
-    return new, [GameEnded(result=result)]
+    return replace(state, phase=Phase.GAME_OVER, result=result), [GameEnded(result=result)]
