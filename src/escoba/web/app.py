@@ -12,18 +12,18 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from itsdangerous import URLSafeSerializer
-from sse_starlette.sse import EventSourceResponse
 
 from escoba.web import api, html
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.db import Database
 from escoba.web.deps import AppContext
-from escoba.web.limits import DatabaseLimiter, Limiter, RedisLimiter
-from escoba.web.live import Broker, Hub, make_bridge
+from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
+from escoba.web.live import Broker, Hub, LiveStream, make_bridge
 from escoba.web.robots import InlineRobots, RobotRunner
 from escoba.web.security import GuardMiddleware
 from escoba.web.service import RobotBrain, ServiceError, TableService
@@ -56,9 +56,13 @@ def create_app(
             overdue=service.overdue_robot_tables,
             sweep_seconds=settings.robot_sweep_seconds,
         )
-    limiter: Limiter = (
-        RedisLimiter(settings.redis_url) if settings.redis_url else DatabaseLimiter(db)
-    )
+    limiter: Limiter
+    if settings.redis_url:
+        limiter = RedisLimiter(settings.redis_url)
+    elif db.is_sqlite:
+        limiter = MemoryLimiter()  # one process: SQLite without Redis
+    else:
+        limiter = DatabaseLimiter(db)
     service.on_robot_turn = runner.schedule
     secret = settings.secret_key or db.secret("cookie")
     ctx = AppContext(
@@ -71,6 +75,10 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
+        # Few worker threads for the routes that touch the database: more
+        # would only queue on the GIL (and, on SQLite, on the write lock), and
+        # each waiting thread delays the event loop that serves the streams.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
         broker.bind(loop)
         hub.start()
         if isinstance(runner, RobotRunner):
@@ -82,6 +90,7 @@ def create_app(
         yield
         if isinstance(runner, RobotRunner):
             await runner.stop()
+        broker.close()
         hub.stop()
         db.dispose()
 
@@ -113,6 +122,11 @@ def create_app(
             return JSONResponse({"error": "invalid", "message": message}, status_code=422)
         return HTMLResponse(_error_page("Faltan datos o no son válidos."), status_code=422)
 
+    @app.get("/health/live", tags=["ops"])
+    async def alive() -> dict[str, str]:
+        """Liveness: the process answers (no database work). Restart it if not."""
+        return {"status": "alive"}
+
     @app.get("/health", tags=["ops"])
     def health() -> JSONResponse:
         """Ready to serve: the database answers and its schema is the newest
@@ -140,19 +154,17 @@ def create_app(
         }
         return JSONResponse(body, status_code=200 if ok else 503)
 
-    @app.get("/t/{invite}/events", tags=["live"])
-    async def events(invite: str, request: Request) -> EventSourceResponse:
+    @app.get(
+        "/t/{invite}/events",
+        tags=["live"],
+        response_class=LiveStream,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def events(invite: str) -> LiveStream:
         """Server-sent events: `update` with the table's new version after each
         change. Fetch your own view on each one; no card travels here."""
         table_id = await asyncio.to_thread(service.table_id, invite)
-
-        async def stream() -> AsyncIterator[dict[str, Any]]:
-            async for version in broker.subscribe(table_id):
-                if await request.is_disconnected():
-                    return
-                yield {"event": "update", "data": str(version)}
-
-        return EventSourceResponse(stream(), ping=15)
+        return LiveStream(broker, table_id)
 
     app.include_router(api.router)
     app.include_router(html.router)

@@ -6,6 +6,7 @@ half-way with «database is locked». On PostgreSQL a command locks its table ro
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
@@ -67,12 +68,21 @@ class Database:
                 url, pool_size=10, max_overflow=20, pool_pre_ping=True
             )
             self.read_engine = self.write_engine
+        self._write_lock = threading.Lock() if self.is_sqlite else None
         self._write = sessionmaker(self.write_engine, expire_on_commit=False)
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        with self._write() as session, session.begin():
+        if self._write_lock is None:
+            with self._write() as session, session.begin():
+                yield session
+            return
+        # SQLite: the writers of this process queue here, and the next one
+        # starts the moment the lock is free; left to SQLite's busy handler
+        # they would sleep in steps of up to 100 ms (the long tail of the
+        # latency). Writers of other processes still wait in the busy handler.
+        with self._write_lock, self._write() as session, session.begin():
             yield session
 
     @contextmanager

@@ -1,10 +1,12 @@
-"""Rate limits shared by every process: fixed-window counters kept in the
-database (one upsert per check, no extra service) or in Redis when one is
-configured. A key counts the requests of one client IP or one seat in the
+"""Rate limits shared by every process: fixed-window counters kept where the
+processes already meet — Redis when one is configured, else PostgreSQL (one
+upsert per check), or the memory of the single process that SQLite allows
+without Redis. A key counts the requests of one client IP or one seat in the
 current window; past the limit the request is refused with 429."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any, Protocol
 
@@ -17,6 +19,8 @@ from escoba.web.models import RateLimitRow
 
 
 class Limiter(Protocol):
+    blocking: bool  # does a check wait on I/O (then it runs in a worker thread)
+
     def hit(self, keys: list[tuple[str, int]], window_seconds: int) -> str | None:
         """Count one request against each `(key, limit)`; the first key over
         its limit, or None when all are within."""
@@ -24,6 +28,8 @@ class Limiter(Protocol):
 
 
 class DatabaseLimiter:
+    blocking = True
+
     def __init__(self, db: Database) -> None:
         self.db = db
         self._insert = sqlite_insert if db.is_sqlite else pg_insert
@@ -58,7 +64,35 @@ def _case(condition: Any, then: Any, otherwise: Any) -> Any:
     return case((condition, then), else_=otherwise)
 
 
+class MemoryLimiter:
+    """For one process on SQLite (no Redis): counters in memory, exact there,
+    and no write transaction on the database's single write lock."""
+
+    blocking = False
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._slot = -1
+        self._hits: dict[str, int] = {}
+
+    def hit(self, keys: list[tuple[str, int]], window_seconds: int) -> str | None:
+        window = int(time.time() // window_seconds)
+        over = None
+        with self._lock:
+            if window != self._slot:
+                self._slot = window
+                self._hits = {}
+            for key, limit in keys:
+                hits = self._hits.get(key, 0) + 1
+                self._hits[key] = hits
+                if hits > limit and over is None:
+                    over = key
+        return over
+
+
 class RedisLimiter:
+    blocking = True
+
     def __init__(self, url: str) -> None:
         import redis
 

@@ -15,26 +15,46 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, Protocol
+
+from starlette.responses import Response
 
 log = logging.getLogger("escoba.live")
 
 CHANNEL = "escoba_live"
 
 
-class Broker:
-    """In-process fan-out from publishers (any thread) to SSE streams (the
-    event loop). Each stream keeps only the newest version: a slow client
-    skips to the latest table instead of queueing stale ones."""
+class Subscription:
+    """One open stream: the newest version it has not sent yet (a slow client
+    skips to the latest table instead of queueing stale ones)."""
+
+    __slots__ = ("closed", "ping", "version", "wake")
 
     def __init__(self) -> None:
-        self._subscribers: dict[int, set[asyncio.Queue[int]]] = {}
+        self.version: int | None = None
+        self.ping = False
+        self.closed = False
+        self.wake = asyncio.Event()
+
+
+class Broker:
+    """In-process fan-out from publishers (any thread) to the open streams
+    (the event loop). One timer pings every stream (proxies close idle
+    connections); nothing else runs per connection but its own response."""
+
+    def __init__(self, ping_seconds: float = 15.0) -> None:
+        self._subscribers: dict[int, set[Subscription]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._ping_seconds = ping_seconds
+        self._pinger: asyncio.Task[None] | None = None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """From the event loop, at start-up."""
         self._loop = loop
+        if self._ping_seconds > 0:
+            self._pinger = loop.create_task(self._ping())
 
     def publish(self, table_id: int, version: int) -> None:
         loop = self._loop
@@ -43,28 +63,100 @@ class Broker:
         loop.call_soon_threadsafe(self.deliver, table_id, version)
 
     def deliver(self, table_id: int, version: int) -> None:
-        for queue in list(self._subscribers.get(table_id, ())):
-            if queue.full():
-                with suppress(asyncio.QueueEmpty):
-                    queue.get_nowait()
-            queue.put_nowait(version)
+        for sub in self._subscribers.get(table_id, ()):
+            if sub.version is None or version > sub.version:
+                sub.version = version
+                sub.wake.set()
 
     @property
     def connections(self) -> int:
         return sum(len(s) for s in self._subscribers.values())
 
-    async def subscribe(self, table_id: int) -> AsyncIterator[int]:
-        queue: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
-        self._subscribers.setdefault(table_id, set()).add(queue)
+    def attach(self, table_id: int) -> Subscription:
+        sub = Subscription()
+        self._subscribers.setdefault(table_id, set()).add(sub)
+        return sub
+
+    def detach(self, table_id: int, sub: Subscription) -> None:
+        subs = self._subscribers.get(table_id)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self._subscribers[table_id]
+
+    async def _ping(self) -> None:
+        while True:
+            await asyncio.sleep(self._ping_seconds)
+            for subs in self._subscribers.values():
+                for sub in subs:
+                    sub.ping = True
+                    sub.wake.set()
+
+    def close(self) -> None:
+        """At shutdown: every stream ends (browsers reconnect elsewhere)."""
+        if self._pinger is not None:
+            self._pinger.cancel()
+        for subs in self._subscribers.values():
+            for sub in subs:
+                sub.closed = True
+                sub.wake.set()
+
+
+class LiveStream(Response):
+    """`text/event-stream` of one table: `event: update` with the version
+    after each change, a comment line as a ping. Written straight to the ASGI
+    server: per event, one wake-up and one send."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, broker: Broker, table_id: int) -> None:
+        super().__init__(content=None, media_type=self.media_type)
+        self.broker = broker
+        self.table_id = table_id
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        headers = [
+            (b"content-type", b"text/event-stream; charset=utf-8"),
+            (b"cache-control", b"no-store"),
+            (b"x-accel-buffering", b"no"),  # nginx: do not buffer the stream
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        if scope.get("method") == "HEAD":
+            await send({"type": "http.response.body", "body": b""})
+            return
+        sub = self.broker.attach(self.table_id)
+
+        async def watch_disconnect() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            sub.closed = True
+            sub.wake.set()
+
+        watcher = asyncio.get_running_loop().create_task(watch_disconnect())
+        sent: int | None = None
         try:
+            await send(
+                {"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True}
+            )
             while True:
-                yield await queue.get()
+                await sub.wake.wait()
+                sub.wake.clear()
+                if sub.closed:
+                    break
+                body = b""
+                if sub.version is not None and sub.version != sent:
+                    sent = sub.version
+                    body = b"event: update\ndata: %d\n\n" % sent
+                if sub.ping:
+                    sub.ping = False
+                    body += b": ping\n\n"
+                if body:
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+            with suppress(Exception):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
-            subs = self._subscribers.get(table_id)
-            if subs is not None:
-                subs.discard(queue)
-                if not subs:
-                    del self._subscribers[table_id]
+            watcher.cancel()
+            self.broker.detach(self.table_id, sub)
 
 
 class Bridge(Protocol):

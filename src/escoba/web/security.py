@@ -163,7 +163,10 @@ class GuardMiddleware:
                 keys.append((f"act:seat:{digest}", s.rate_act_per_seat))
                 kinds[keys[-1][0]] = "seat"
         limiter = self.limiter
-        over = await anyio.to_thread.run_sync(lambda: limiter.hit(keys, s.rate_window_seconds))
+        if limiter.blocking:
+            over = await anyio.to_thread.run_sync(lambda: limiter.hit(keys, s.rate_window_seconds))
+        else:
+            over = limiter.hit(keys, s.rate_window_seconds)
         return None if over is None else kinds[over]
 
 

@@ -14,6 +14,8 @@ import hashlib
 import logging
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -37,6 +39,7 @@ log = logging.getLogger("escoba.service")
 ROBOT_NAMES: dict[str, str] = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
 MAX_SEATS = 4
 CHAT_SHOWN = 50
+STATE_CACHE = 4096  # parsed states kept per process (a few MB)
 
 
 class ServiceError(Exception):
@@ -133,6 +136,10 @@ class TableService:
         # Shuffles come from the OS's CSPRNG unless a test injects a seed.
         self.rng = rng or random.SystemRandom()
         self.on_robot_turn = on_robot_turn
+        # committed states by (table id, version), for the read paths: a
+        # version names exactly one committed state, so it never goes stale
+        self._states: OrderedDict[tuple[int, int], eng.GameState] = OrderedDict()
+        self._states_lock = threading.Lock()
 
     # ------------------------------------------------------------------
     # Creating and joining
@@ -397,7 +404,8 @@ class TableService:
             table = session.get(TableRow, table_id)
             if table is None or table.status != TableStatus.PLAYING or table.state is None:
                 return False
-            state = state_from_dict(table.state)
+            state = self._committed_state(table)
+            assert state is not None
             turn = state.turn
             robot = next(
                 (s for s in table.seats if s.game_seat == turn and s.robot is not None), None
@@ -859,11 +867,29 @@ class TableService:
             rematch_accepted=seat.rematch,
         )
 
+    def _committed_state(self, table: TableRow) -> eng.GameState | None:
+        """The state of a table row loaded for reading (never one a command
+        is changing), parsed once per version in this process."""
+        if table.state is None:
+            return None
+        key = (table.id, table.version)
+        with self._states_lock:
+            state = self._states.get(key)
+            if state is not None:
+                self._states.move_to_end(key)
+                return state
+        state = state_from_dict(table.state)
+        with self._states_lock:
+            self._states[key] = state
+            if len(self._states) > STATE_CACHE:
+                self._states.popitem(last=False)
+        return state
+
     def _page(self, table: TableRow, you: SeatRow | None, chat: Sequence[ChatRow]) -> TablePage:
         status = TableStatus(table.status)
         seats = tuple(self._seat_info(table, s, you) for s in table.seats)
         me = next((s for s in seats if s.is_you), None)
-        state = state_from_dict(table.state) if table.state is not None else None
+        state = self._committed_state(table)
         plays = state is not None and me is not None and me.game_seat is not None
         seat_view = None
         if state is not None:

@@ -32,6 +32,9 @@ class Settings(BaseSettings):
         default=15.0,
         description="How often each process looks for robots left on turn (0: never).",
     )
+    worker_threads: int = Field(
+        default=4, description="Threads per process for routes that wait on the database."
+    )
     absence_hours: float = 48.0
     expiry_days: float = 7.0
     chat_max_length: int = 300
