@@ -154,12 +154,7 @@ def create_app(
         }
         return JSONResponse(body, status_code=200 if ok else 503)
 
-    @app.get(
-        "/t/{invite}/events",
-        tags=["live"],
-        response_class=LiveStream,
-        responses={200: {"content": {"text/event-stream": {}}}},
-    )
+    @app.get("/t/{invite}/events", tags=["live"], response_class=LiveStream, status_code=200)
     async def events(invite: str) -> LiveStream:
         """Server-sent events: `update` with the table's new version after each
         change. Fetch your own view on each one; no card travels here."""

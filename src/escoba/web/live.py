@@ -30,10 +30,11 @@ class Subscription:
     """One open stream: the newest version it has not sent yet (a slow client
     skips to the latest table instead of queueing stale ones)."""
 
-    __slots__ = ("closed", "ping", "version", "wake")
+    __slots__ = ("closed", "pending", "ping", "version", "wake")
 
     def __init__(self) -> None:
-        self.version: int | None = None
+        self.version = 0
+        self.pending = False  # news not sent yet (a chat line keeps the version)
         self.ping = False
         self.closed = False
         self.wake = asyncio.Event()
@@ -64,9 +65,9 @@ class Broker:
 
     def deliver(self, table_id: int, version: int) -> None:
         for sub in self._subscribers.get(table_id, ()):
-            if sub.version is None or version > sub.version:
-                sub.version = version
-                sub.wake.set()
+            sub.version = max(sub.version, version)
+            sub.pending = True
+            sub.wake.set()
 
     @property
     def connections(self) -> int:
@@ -133,7 +134,6 @@ class LiveStream(Response):
             sub.wake.set()
 
         watcher = asyncio.get_running_loop().create_task(watch_disconnect())
-        sent: int | None = None
         try:
             await send(
                 {"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True}
@@ -144,9 +144,9 @@ class LiveStream(Response):
                 if sub.closed:
                     break
                 body = b""
-                if sub.version is not None and sub.version != sent:
-                    sent = sub.version
-                    body = b"event: update\ndata: %d\n\n" % sent
+                if sub.pending:
+                    sub.pending = False
+                    body = b"event: update\ndata: %d\n\n" % sub.version
                 if sub.ping:
                     sub.ping = False
                     body += b": ping\n\n"

@@ -1,0 +1,401 @@
+"""Security through HTTP: cross-site requests refused, no GET changes a
+table, cookies HttpOnly/SameSite=Lax and Secure on HTTPS (also behind a
+proxy), a strict CSP with no inline script or style in any page, tampered and
+foreign cookies refused, rate limits shared by processes, XSS payloads shown
+as text, and no hidden card in live events or error pages."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+from escoba.web.app import create_app
+from escoba.web.clock import ManualClock
+from escoba.web.settings import Settings
+
+from .conftest import first_legal
+from .helpers import cards_in, create, hidden_cards, join, service_of
+from .servers import Listener, Server
+
+SVG_GEOMETRY = re.compile(r'\s(d|points|transform|viewBox)="[^"]*"')
+XSS_NAME = "<svg onload=alert(1)>"
+XSS_CHAT = '<img src=x onerror="alert(1)">&amp;'
+
+
+def _html_client(settings: Settings, clock: ManualClock, **kw: object) -> TestClient:
+    app = create_app(settings, clock=clock, rng=random.Random(5), brain=first_legal)
+    return TestClient(app, **kw)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def site(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    with _html_client(settings, clock) as client:
+        yield client
+
+
+def _make_table(client: TestClient, name: str = "Ana") -> str:
+    r = client.post("/tables", data={"name": name, "target": "21"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    invite: str = r.headers["location"].rsplit("/", 1)[1]
+    return invite
+
+
+def _version(client: TestClient, invite: str) -> int:
+    version: int = client.get(f"/api/tables/{invite}").json()["version"]
+    return version
+
+
+def _chat_count(client: TestClient, invite: str) -> int:
+    return len(client.get(f"/api/tables/{invite}/chat").json())
+
+
+# ---------------------------------------------------------------------------
+# Cross-site requests
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site", "Origin": "http://testserver"},
+    ],
+)
+def test_a_cross_site_post_is_refused_and_changes_nothing(
+    site: TestClient, headers: dict[str, str]
+) -> None:
+    invite = _make_table(site)
+    before = _version(site, invite)
+    lines = _chat_count(site, invite)
+    for path, data in (
+        (f"/t/{invite}/robots", {"version": str(before), "robot": "tito"}),
+        (f"/t/{invite}/chat", {"text": "hola"}),
+        ("/tables", {"name": "Eve", "target": "21"}),
+        ("/lang", {"lang": "en"}),
+    ):
+        r = site.post(path, data=data, headers=headers, follow_redirects=False)
+        assert r.status_code == 403, (path, r.status_code)
+        assert "otro sitio" in r.text
+    r = site.post("/api/tables", json={"name": "Eve"}, headers=headers)
+    assert r.status_code == 403 and r.json()["error"] == "forbidden_origin"
+    assert _version(site, invite) == before
+    assert _chat_count(site, invite) == lines
+
+
+def test_same_origin_posts_are_accepted(site: TestClient) -> None:
+    invite = _make_table(site)
+    lines = _chat_count(site, invite)
+    for headers in (
+        {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"},
+        {"Origin": "http://testserver"},
+        {},  # not a browser page: no ambient cookie can be borrowed
+    ):
+        r = site.post(
+            f"/t/{invite}/chat", data={"text": "hola"}, headers=headers, follow_redirects=False
+        )
+        assert r.status_code in (200, 303), r.status_code
+    assert _chat_count(site, invite) == lines + 3
+
+
+def test_no_get_changes_a_table(site: TestClient) -> None:
+    invite = _make_table(site)
+    r = site.post("/api/tables/" + invite + "/seats", json={"name": "Luis"})
+    token = r.json()["token"]
+    service = service_of(site)
+    before = (_version(site, invite), len(service.log(invite)))
+    for path in (
+        "/",
+        f"/t/{invite}",
+        f"/t/{invite}/board",
+        f"/t/{invite}/continue/{token}",
+        f"/api/tables/{invite}",
+        f"/api/tables/{invite}/chat",
+        f"/api/tables/{invite}/record",
+        "/health",
+        "/health/live",
+        "/openapi.json",
+    ):
+        assert site.get(path).status_code < 500, path
+    assert (_version(site, invite), len(service.log(invite))) == before
+
+
+# ---------------------------------------------------------------------------
+# Cookies
+
+
+def _seat_cookie_header(response: object) -> str:
+    headers = response.headers.get_list("set-cookie")  # type: ignore[attr-defined]
+    found = [h for h in headers if h.startswith("seat_")]
+    assert found, headers
+    return str(found[0])
+
+
+def test_seat_cookies_are_httponly_lax_and_secure_only_on_https(
+    settings: Settings, clock: ManualClock
+) -> None:
+    with _html_client(settings, clock) as plain:
+        r = plain.post("/tables", data={"name": "Ana"}, follow_redirects=False)
+        cookie = _seat_cookie_header(r).lower()
+        assert "httponly" in cookie and "samesite=lax" in cookie and "secure" not in cookie
+    with _html_client(settings, clock, base_url="https://testserver") as tls:
+        r = tls.post("/tables", data={"name": "Ana"}, follow_redirects=False)
+        cookie = _seat_cookie_header(r).lower()
+        assert "httponly" in cookie and "samesite=lax" in cookie and "; secure" in cookie
+        assert r.headers["strict-transport-security"].startswith("max-age=")
+
+
+def test_behind_a_proxy_x_forwarded_proto_marks_cookies_secure(
+    settings: Settings, clock: ManualClock
+) -> None:
+    app = create_app(settings, clock=clock, rng=random.Random(5), brain=first_legal)
+    proxied = ProxyHeadersMiddleware(app, trusted_hosts="*")
+    with TestClient(proxied) as client:  # type: ignore[arg-type]
+        r = client.post(
+            "/tables",
+            data={"name": "Ana"},
+            headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"},
+            follow_redirects=False,
+        )
+        assert "; secure" in _seat_cookie_header(r).lower()
+
+
+def test_tampered_or_foreign_seat_cookies_give_no_seat(site: TestClient) -> None:
+    invite = _make_table(site, "Ana")
+    cookie = site.cookies.get(f"seat_{invite}")
+    assert cookie
+    other = _make_table(site, "Zoe")
+    foreign = site.cookies.get(f"seat_{other}")
+    assert foreign
+    v = _version(site, invite)
+    site.cookies.clear()
+    for forged in (cookie[:-2] + "xx", foreign, "garbage", ""):
+        site.cookies.set(f"seat_{invite}", forged)
+        r = site.post(
+            f"/t/{invite}/robots", data={"version": str(v), "robot": "tito"}, follow_redirects=False
+        )
+        assert r.status_code == 403, r.status_code
+        site.cookies.clear()
+    assert _version(site, invite) == v
+
+
+# ---------------------------------------------------------------------------
+# Headers and the pages' markup
+
+
+class _InlineFinder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.problems: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = {k for k, _ in attrs}
+        if tag == "script" and "src" not in names:
+            self.problems.append("inline <script>")
+        if tag == "style":
+            self.problems.append("<style> element")
+        for key, value in attrs:
+            if key.startswith("on"):
+                self.problems.append(f"handler {key} on <{tag}>")
+            if key == "style":
+                self.problems.append(f"style attribute on <{tag}>")
+            if value and value.strip().lower().startswith("javascript:"):
+                self.problems.append(f"javascript: URL on <{tag}>")
+
+
+def _inline_problems(html: str) -> list[str]:
+    finder = _InlineFinder()
+    finder.feed(html)
+    return finder.problems
+
+
+def test_strict_csp_and_no_inline_script_or_style_in_any_page(site: TestClient) -> None:
+    invite = _make_table(site)
+    site.post(f"/t/{invite}/robots", data={"version": str(_version(site, invite)), "robot": "tito"})
+    pages = [site.get("/"), site.get(f"/t/{invite}"), site.get("/t/nonexistent-table")]
+    site.post(f"/t/{invite}/start", data={"version": str(_version(site, invite))})
+    pages += [site.get(f"/t/{invite}"), site.get(f"/t/{invite}/board")]
+    for r in pages:
+        csp = r.headers["content-security-policy"]
+        script_src = re.search(r"script-src ([^;]+)", csp)
+        assert script_src is not None
+        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+        assert "style-src 'self'" in csp and "frame-ancestors 'none'" in csp
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["x-frame-options"] == "DENY"
+        assert r.headers["referrer-policy"] == "no-referrer"
+        assert _inline_problems(r.text) == [], (r.url, _inline_problems(r.text))
+    api = site.get(f"/api/tables/{invite}")
+    assert "content-security-policy" in api.headers
+
+
+def test_xss_payloads_in_names_and_chat_render_as_text(site: TestClient) -> None:
+    invite = _make_table(site, XSS_NAME)
+    site.post(f"/t/{invite}/chat", data={"text": XSS_CHAT})
+    assert site.get(f"/api/tables/{invite}/chat").json()[-1]["text"] == XSS_CHAT
+    visitor = TestClient(site.app)
+    r = visitor.post(f"/t/{invite}/join", data={"name": "<i onclick=alert(2)>"})
+    assert r.status_code in (200, 303), r.status_code
+    for page in (
+        site.get(f"/t/{invite}"),
+        site.get(f"/t/{invite}/board"),
+        visitor.get(f"/t/{invite}"),
+    ):
+        text = page.text
+        assert XSS_NAME not in text and "<img src=x" not in text and "<i onclick" not in text
+        assert "&lt;svg onload=alert(1)&gt;" in text
+        assert _inline_problems(text) == []
+
+
+# ---------------------------------------------------------------------------
+# Rate limits
+
+
+def _limited(settings: Settings, **limits: int) -> Settings:
+    return settings.model_copy(update={"rate_limits": True, **limits})
+
+
+def test_joining_is_rate_limited_per_ip_with_a_clear_429(
+    settings: Settings, clock: ManualClock
+) -> None:
+    with _html_client(_limited(settings, rate_join_per_ip=3), clock) as client:
+        for _ in range(3):
+            assert client.post("/api/tables", json={"name": "Ana"}).status_code == 201
+        r = client.post("/api/tables", json={"name": "Ana"})
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+        assert "espera" in r.json()["message"] and int(r.headers["retry-after"]) > 0
+        r = client.post("/tables", data={"name": "Ana"})
+        assert r.status_code == 429 and "espera" in r.text
+
+
+def test_acting_is_rate_limited_per_seat_and_per_ip(settings: Settings, clock: ManualClock) -> None:
+    limited = _limited(settings, rate_act_per_seat=4, rate_act_per_ip=9)
+    with _html_client(limited, clock) as client:
+        ana = create(client, "Ana")
+        luis = join(client, ana.invite, "Luis")
+        codes = [
+            client.post(
+                f"/api/tables/{ana.invite}/chat", json={"text": f"a{i}"}, headers=ana.headers
+            ).status_code
+            for i in range(5)
+        ]
+        assert codes[:4] == [201, 201, 201, 201] and codes[4] == 429
+        # another seat still may, until the address as a whole is over its limit
+        codes = [
+            client.post(
+                f"/api/tables/{ana.invite}/chat", json={"text": f"l{i}"}, headers=luis.headers
+            ).status_code
+            for i in range(5)
+        ]
+        assert codes.count(201) == 4 and codes[-1] == 429
+        r = client.post(f"/api/tables/{ana.invite}/chat", json={"text": "x"}, headers=luis.headers)
+        assert r.status_code == 429 and "conexión" in r.json()["message"]
+
+
+def test_rate_limits_are_shared_by_processes(
+    settings: Settings, clock: ManualClock, db_url: str
+) -> None:
+    """Two apps on one database (PostgreSQL) or one Redis count together."""
+    from .servers import redis_url
+
+    update: dict[str, object] = {"rate_join_per_ip": 4}
+    if db_url.startswith("sqlite"):
+        redis = redis_url()
+        if redis is None:
+            pytest.skip("SQLite shares limits through Redis, and there is none")
+        import redis as redis_lib
+
+        redis_lib.Redis.from_url(redis).flushdb()
+        update["redis_url"] = redis
+    shared = _limited(settings, **update)  # type: ignore[arg-type]
+    with _html_client(shared, clock) as one, _html_client(shared, clock) as two:
+        codes = [
+            (one if i % 2 else two).post("/api/tables", json={"name": "Ana"}).status_code
+            for i in range(5)
+        ]
+    assert codes[:4] == [201] * 4 and codes[4] == 429
+
+
+# ---------------------------------------------------------------------------
+# Hidden cards: live events and error pages
+
+
+def test_live_events_and_error_pages_name_no_hidden_card(
+    tmp_path: Path, db_url: str, settings: Settings
+) -> None:
+    import time
+
+    import httpx
+
+    from escoba.web.clock import SystemClock
+    from escoba.web.db import Database, migrate
+    from escoba.web.service import TableService
+
+    migrate(settings.sqlalchemy_url)
+    server = Server(db_url).start(tmp_path)
+    db = Database(settings.sqlalchemy_url)
+    service = TableService(db, settings, SystemClock(), _Silent())
+    try:
+        client = httpx.Client(base_url=server.base, timeout=10)
+        ana = create(client, "Ana")  # type: ignore[arg-type]
+        luis = join(client, ana.invite, "Luis")  # type: ignore[arg-type]
+        listener = Listener(server.base, ana.invite)
+        time.sleep(0.5)
+        ana.command("/start")
+        rng = random.Random(3)
+        by_seat = {ana.game_seat(): ana, luis.game_seat(): luis}
+        bodies: list[tuple[str, int | None]] = []
+        for _ in range(12):
+            table = ana.table()
+            if table["view"]["phase"] != "playing":
+                break
+            actor = by_seat[table["view"]["turn"]]
+            other = luis if actor is ana else ana
+            # errors a player can meet: another's turn, a stale version, junk
+            for who, body in (
+                (other, {"version": table["version"], "action": {"type": "play"}}),
+                (actor, {"version": 0, "action": {"type": "play", "card": "1D"}}),
+                (actor, {"version": table["version"], "action": {"type": "x"}}),
+            ):
+                r = client.post(f"/api/tables/{ana.invite}/actions", json=body, headers=who.headers)
+                assert r.status_code in (403, 409, 422), r.status_code
+                bodies.append((r.text, who.game_seat()))
+            r = client.post(
+                f"/t/{ana.invite}/play",
+                data={"version": "0", "card": "1D"},
+                headers={"HX-Request": "true"},
+            )
+            bodies.append((r.text, None))  # a visitor's refusal: a spectator's board
+            r = client.get(f"/t/{ana.invite}/nothing-here")
+            bodies.append((r.text, None))
+            actor.act(rng.choice(actor.table()["view"]["legal_actions"]))
+            state = service.game_state(ana.invite)
+            assert state is not None
+            for text, seat in bodies:
+                # SVG geometry («0.3,1H-0.3», «…5C…») is drawing, not text
+                text = SVG_GEOMETRY.sub(" ", text)
+                leaked = cards_in(text) & hidden_cards(state, seat)
+                assert not leaked, (seat, leaked, text[:300])
+            bodies.clear()
+        time.sleep(0.5)
+        listener.close()
+        events: list[str] = []
+        while not listener.events.empty():
+            events.append(listener.events.get()[1])
+        assert len(events) >= 5, events
+        assert all(e.isdigit() for e in events), events
+    finally:
+        server.stop()
+        db.dispose()
+
+
+class _Silent:
+    def publish(self, table_id: int, version: int) -> None:
+        return None
