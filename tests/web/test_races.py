@@ -1,0 +1,186 @@
+"""Races between the jobs and the players: absence pressed while the absent
+player moves at last, expiry running while people act, abandon against a
+move, two expiry runs at once against a move. Whatever the order, each table
+ends in exactly one consistent state: one winner of the race, the other
+refused with nothing applied, and the log replays to the saved state."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from escoba.web.clock import ManualClock
+from escoba.web.service import ServiceError, TableService
+
+from .helpers import Player, create, join, service_of
+
+ROUNDS = 4  # each race is run a few times: the order differs from run to run
+
+
+def _race(jobs: list[Callable[[], Any]]) -> list[Any]:
+    """Run the jobs at once (a barrier releases them together); each result
+    is the job's value or the ServiceError it raised."""
+    barrier = threading.Barrier(len(jobs))
+    results: list[Any] = [None] * len(jobs)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = jobs[i]()
+        except ServiceError as err:
+            results[i] = err
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def _started(client: TestClient) -> tuple[Player, Player]:
+    ana = create(client, "Ana")
+    luis = join(client, ana.invite, "Luis")
+    ana.command("/start")
+    return ana, luis
+
+
+def _consistent(service: TableService, invite: str) -> None:
+    assert service.replay_log(invite) == service.game_state(invite)
+    versions = [row.version for row in service.log(invite)]
+    assert versions == sorted(set(versions)), "two entries made the same version"
+
+
+def _turn(ana: Player, luis: Player) -> tuple[Player, Player]:
+    turn = ana.table()["view"]["turn"]
+    return (ana, luis) if ana.game_seat() == turn else (luis, ana)
+
+
+def test_absence_against_the_absent_players_late_move(
+    app_client: TestClient, clock: ManualClock
+) -> None:
+    service = service_of(app_client)
+    for _ in range(ROUNDS):
+        ana, luis = _started(app_client)
+        absent, other = _turn(ana, luis)
+        clock.advance(hours=49)
+        table = absent.table()
+        version = table["version"]
+        action = random.choice(table["view"]["legal_actions"])
+        from escoba import engine as eng
+
+        results = _race(
+            [
+                partial(
+                    service.act, ana.invite, absent.token, version, eng.action_from_dict(action)
+                ),
+                partial(service.end_for_absence, ana.invite, other.token, version),
+                partial(service.end_for_absence, ana.invite, other.token, version),
+            ]
+        )
+        winners = [r for r in results if not isinstance(r, ServiceError)]
+        assert len(winners) == 1, results
+        final = ana.table()
+        assert final["version"] == version + 1
+        if isinstance(results[0], ServiceError):
+            assert final["status"] == "finished"
+            assert final["view"]["result"]["reason"] == "absence"
+        else:
+            assert final["status"] == "playing"
+        _consistent(service, ana.invite)
+
+
+def test_expiry_while_people_act_and_two_expiry_runs_at_once(
+    app_client: TestClient, clock: ManualClock
+) -> None:
+    service = service_of(app_client)
+    from escoba import engine as eng
+
+    for _ in range(ROUNDS):
+        ana, luis = _started(app_client)
+        actor, _other = _turn(ana, luis)
+        clock.advance(days=8)
+        table = actor.table()
+        version = table["version"]
+        action = eng.action_from_dict(random.choice(table["view"]["legal_actions"]))
+        results = _race(
+            [
+                partial(service.act, ana.invite, actor.token, version, action),
+                service.expire,
+                service.expire,
+            ]
+        )
+        final = ana.table()
+        moved = not isinstance(results[0], ServiceError)
+        expired_count = sum(row.kind == "expire" for row in service.log(ana.invite))
+        if moved:
+            # the move came first: the table was played meanwhile, nothing expires
+            assert final["status"] == "playing" and expired_count == 0
+            assert final["version"] == version + 1
+        else:
+            assert results[0].code == "stale"
+            assert final["status"] == "expired" and expired_count == 1
+            assert final["view"]["result"]["reason"] == "expired"
+        _consistent(service, ana.invite)
+        # an expired table takes no further command
+        if not moved:
+            r = actor.act(random.choice(table["view"]["legal_actions"]), expect=409)
+            assert r["error"] in ("stale", "not_playing", "game_over")
+
+
+def test_abandon_against_a_move(app_client: TestClient) -> None:
+    service = service_of(app_client)
+    from escoba import engine as eng
+
+    for _ in range(ROUNDS):
+        ana, luis = _started(app_client)
+        actor, other = _turn(ana, luis)
+        table = actor.table()
+        version = table["version"]
+        action = eng.action_from_dict(random.choice(table["view"]["legal_actions"]))
+        results = _race(
+            [
+                partial(service.act, ana.invite, actor.token, version, action),
+                partial(service.abandon, ana.invite, other.token, version),
+            ]
+        )
+        assert sum(not isinstance(r, ServiceError) for r in results) == 1, results
+        final = ana.table()
+        assert final["version"] == version + 1
+        assert (final["status"] == "finished") == isinstance(results[0], ServiceError)
+        _consistent(service, ana.invite)
+
+
+@pytest.mark.parametrize("copies", [6])
+def test_many_copies_of_one_next_round_deal_once(app_client: TestClient, copies: int) -> None:
+    """SIGUIENTE RONDA pressed by both players at once, several times each:
+    one new round is dealt."""
+    service = service_of(app_client)
+    ana, luis = _started(app_client)
+    rng = random.Random(2)
+    for _ in range(200):
+        table = ana.table()
+        if table["view"]["phase"] == "round_over":
+            break
+        actor, _other = _turn(ana, luis)
+        actor.act(rng.choice(actor.table()["view"]["legal_actions"]))
+    else:
+        pytest.fail("the round did not end")
+    version = ana.table()["version"]
+    jobs = [
+        (lambda p=p: service.next_round(ana.invite, p.token, version))
+        for p in (ana, luis) * (copies // 2)
+    ]
+    results = _race(jobs)
+    assert sum(not isinstance(r, ServiceError) for r in results) == 1, results
+    assert all(r.code == "stale" for r in results if isinstance(r, ServiceError))
+    table = ana.table()
+    assert table["version"] == version + 1 and table["view"]["phase"] == "playing"
+    assert [row.kind for row in service.log(ana.invite)].count("next_round") == 1
+    _consistent(service, ana.invite)
