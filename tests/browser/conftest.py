@@ -31,7 +31,13 @@ LAUNCH_ARGS = [
     "--disable-sync",
 ]
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+# Every run saves its screenshots in test-artifacts/ (not tracked); with
+# ESCOBA_UPDATE_SCREENSHOTS=1 it refreshes the README's ones in docs/screenshots/.
+SCREENSHOTS = (
+    ROOT / "docs" / "screenshots"
+    if os.environ.get("ESCOBA_UPDATE_SCREENSHOTS") == "1"
+    else ROOT / "test-artifacts" / "screenshots"
+)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}

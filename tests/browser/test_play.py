@@ -1,7 +1,8 @@
 """The table in a real browser: a whole game by tapping against three robots,
 two players and a spectator with chat and live updates, drag to play, a wrong
 sum, keyboard-only play, both deck designs, phone and desktop, languages, and
-axe-core on every screen. Screenshots go to docs/screenshots/."""
+axe-core on every screen. Screenshots go to test-artifacts/screenshots/
+(docs/screenshots/ with ESCOBA_UPDATE_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
