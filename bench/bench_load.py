@@ -388,6 +388,7 @@ class Load:
                 table = self.tables[index % len(self.tables)]
                 index += 1
                 if not table.busy:
+                    table.busy = True  # before the task starts: never two at once
                     task = asyncio.create_task(self.act(table))
                     tasks.add(task)
                     task.add_done_callback(tasks.discard)
