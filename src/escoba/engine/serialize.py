@@ -184,3 +184,77 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             loser_seat=res["loser_seat"],
         ),
     )
+
+
+# ---------------------------------------------------------------------------
+# The server's storage in two parts: the finished rounds only change when a
+# round ends, so they live apart from the state a move rewrites.
+
+STORED_VERSION = 2
+
+
+def rounds_to_list(rounds: tuple[RoundSummary, ...]) -> list[dict[str, Any]]:
+    """The finished rounds of a game (stored apart from the rest)."""
+    return [_summary(s) for s in rounds]
+
+
+def rounds_from_list(data: list[dict[str, Any]]) -> tuple[RoundSummary, ...]:
+    return tuple(_summary_from(s) for s in data)
+
+
+def live_state_to_dict(state: GameState) -> dict[str, Any]:
+    """Everything of `state` but its finished rounds, which it only counts:
+    `state_from_parts` puts them back."""
+    result = state.result
+    return {
+        "v": STORED_VERSION,
+        "rules": state.rules.to_dict(),
+        "players": state.players,
+        "first_dealer": state.first_dealer,
+        "phase": state.phase.value,
+        "round": _round(state.round),
+        "totals": list(state.totals),
+        "rounds": len(state.finished_rounds),
+        "result": None
+        if result is None
+        else {
+            "winners": list(result.winners),
+            "reason": result.reason.value,
+            "loser_seat": result.loser_seat,
+        },
+    }
+
+
+def stored_rounds_count(data: dict[str, Any]) -> int:
+    """How many finished rounds a stored live state goes with."""
+    if data.get("v") == 1:
+        return len(data["finished_rounds"])
+    return int(data["rounds"])
+
+
+def state_from_parts(data: dict[str, Any], rounds: tuple[RoundSummary, ...]) -> GameState:
+    """The whole state from `live_state_to_dict` and its finished rounds (a
+    whole state of format 1 is read as it is)."""
+    if data.get("v") == 1:
+        return state_from_dict(data)
+    if data.get("v") != STORED_VERSION:
+        raise ValueError("unknown state format")
+    if len(rounds) != data["rounds"]:
+        raise ValueError("the finished rounds do not match the state")
+    res = data["result"]
+    return GameState(
+        rules=RuleSet.from_dict(data["rules"]),
+        players=data["players"],
+        first_dealer=data["first_dealer"],
+        phase=Phase(data["phase"]),
+        round=_round_from(data["round"]),
+        totals=tuple(data["totals"]),
+        finished_rounds=rounds,
+        result=None
+        if res is None
+        else Result(
+            winners=tuple(res["winners"]),
+            reason=EndReason(res["reason"]),
+            loser_seat=res["loser_seat"],
+        ),
+    )

@@ -7,16 +7,30 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, status
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from escoba import engine as eng
-from escoba.web.deps import ServiceDep, bearer_token
+from escoba.web.deps import AppContext, bearer_token
 from escoba.web.pages import ChatLine, TablePage
-from escoba.web.service import Invalid
+from escoba.web.service import Invalid, TableService
 
 router = APIRouter(prefix="/api", tags=["api"])
 
-TokenDep = Annotated[str | None, Depends(bearer_token)]
+
+# The API's dependencies are coroutines: they only read the request, and a
+# plain function would cost each request a trip to the thread pool.
+async def _service(request: Request) -> TableService:
+    ctx: AppContext = request.app.state.ctx
+    return ctx.service
+
+
+async def _bearer_token(request: Request) -> str | None:
+    return bearer_token(request)
+
+
+ServiceDep = Annotated[TableService, Depends(_service)]
+TokenDep = Annotated[str | None, Depends(_bearer_token)]
 Invite = Annotated[str, Path(description="The table's invite code, from its link.")]
 
 
@@ -162,6 +176,43 @@ def table_out(page: TablePage) -> TableOut:
     )
 
 
+def table_json(page: TablePage) -> dict[str, Any]:
+    """`table_out(page)` as JSON-ready data, made without the models (the
+    hot read of every turn)."""
+    return {
+        "invite": page.invite,
+        "status": page.status.value,
+        "target": page.target,
+        "version": page.version,
+        "game_number": page.game_number,
+        "seats": [
+            {
+                "position": s.position,
+                "name": s.name,
+                "robot": s.robot,
+                "game_seat": s.game_seat,
+                "creator": s.is_creator,
+                "you": s.is_you,
+            }
+            for s in page.seats
+        ],
+        "you": None if page.you is None else page.you.position,
+        "names": list(page.names),
+        "view": None if page.view is None else page.view.to_dict(),
+        "result": page.result_text,
+        "can": {
+            "join": page.can_join,
+            "start": page.can_start,
+            "manage": page.can_manage,
+            "chat": page.can_chat,
+            "leave": page.can_leave,
+            "next_round": page.can_next_round,
+            "absence": page.absence_available,
+            "rematch": page.rematch_possible and not page.rematch_accepted_by_you,
+        },
+    }
+
+
 def _seat_out(request: Request, invite: str, token: str, position: int) -> SeatOut:
     base = str(request.base_url).rstrip("/")
     return SeatOut(
@@ -187,10 +238,10 @@ def join_table(invite: Invite, body: JoinIn, service: ServiceDep, request: Reque
     return _seat_out(request, joined.invite, joined.token, joined.position)
 
 
-@router.get("/tables/{invite}", responses=ERRORS)
-def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> TableOut:
+@router.get("/tables/{invite}", responses=ERRORS, response_model=TableOut)
+def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> JSONResponse:
     """The table as your seat sees it (a spectator's view without a token)."""
-    return table_out(service.page(invite, token))
+    return JSONResponse(table_json(service.page(invite, token, with_chat=False)))
 
 
 @router.post("/tables/{invite}/robots", responses=ERRORS)

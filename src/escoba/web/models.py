@@ -38,7 +38,11 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 
 class Base(DeclarativeBase):
-    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, datetime: UTCDateTime}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        dict[str, Any]: JSON,
+        list[Any]: JSON,
+        datetime: UTCDateTime,
+    }
 
 
 class TableRow(Base):
@@ -51,7 +55,12 @@ class TableRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     game_number: Mapped[int] = mapped_column(Integer, default=0)
     partner_position: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The game, hidden cards included (escoba.engine.serialize, format 2): the
+    # live part, rewritten by every move, and the finished rounds of the game,
+    # written when a round ends. Both are loaded only when the service's cache
+    # of parsed states misses (TableService._committed).
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
+    rounds: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_action_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     turn_since: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -23,10 +23,17 @@ from typing import Any, Protocol
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from escoba import engine as eng
-from escoba.engine.serialize import state_from_dict, state_to_dict
+from escoba.engine.serialize import (
+    live_state_to_dict,
+    rounds_from_list,
+    rounds_to_list,
+    state_from_dict,
+    state_from_parts,
+    stored_rounds_count,
+)
 from escoba.web.clock import Clock
 from escoba.web.db import Database
 from escoba.web.models import ActionLogRow, ChatRow, SeatRow, TableRow
@@ -40,6 +47,9 @@ ROBOT_NAMES: dict[str, str] = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna
 MAX_SEATS = 4
 CHAT_SHOWN = 50
 STATE_CACHE = 4096  # parsed states kept per process (a few MB)
+ROUNDS_CACHE = 1024  # parsed finished rounds of games, the same way
+READ_TRIES = 5  # a read that raced a commit (PostgreSQL) loads the table again
+_PENDING = "escoba.state"  # session.info: the state as the running command left it
 
 
 class ServiceError(Exception):
@@ -78,6 +88,11 @@ class RateLimited(ServiceError):
 
 class Busy(ServiceError):
     status = 503
+
+
+class _Moved(Exception):
+    """The table's row moved on to another version between two statements of
+    a read (PostgreSQL's READ COMMITTED): load it again."""
 
 
 class Notifier(Protocol):
@@ -136,9 +151,16 @@ class TableService:
         # Shuffles come from the OS's CSPRNG unless a test injects a seed.
         self.rng = rng or random.SystemRandom()
         self.on_robot_turn = on_robot_turn
-        # committed states by (table id, version), for the read paths: a
-        # version names exactly one committed state, so it never goes stale
+        # Committed states by (table id, version), for reads and commands
+        # alike: a version names exactly one committed state, so an entry
+        # never goes stale (a command checks the row's version under the lock
+        # before it uses one, and only a committed state is ever put here).
+        # The finished rounds of a game by (table id, game number, count):
+        # within a game they only grow, so these never go stale either.
         self._states: OrderedDict[tuple[int, int], eng.GameState] = OrderedDict()
+        self._rounds: OrderedDict[tuple[int, int, int], tuple[eng.RoundSummary, ...]] = (
+            OrderedDict()
+        )
         self._states_lock = threading.Lock()
 
     # ------------------------------------------------------------------
@@ -286,13 +308,13 @@ class TableService:
 
         def command(session: Session, table: TableRow) -> None:
             seat = self._player(table, token)
-            state = self._state(table)
+            state = self._state(session, table)
             try:
                 state, _ = eng.start_next_round(state, self._shuffle())
             except eng.IllegalAction as err:
                 raise Conflict(err.message, err.code) from err
             deck = [int(c) for c in _round_deck(state)]
-            self._save(table, state, turn_started=True)
+            self._save(session, table, state, turn_started=True)
             self._log(session, table, seat.position, "next_round", {"deck": deck})
 
         return self._command(invite, token, version, command)
@@ -311,7 +333,7 @@ class TableService:
 
         def command(session: Session, table: TableRow) -> None:
             seat = self._player(table, token)
-            absent = self._absent_seat(table)
+            absent = self._absent_seat(table, self._current_state(session, table))
             if absent is None:
                 raise Conflict(
                     "Todavía no: el jugador de turno tiene 48 horas para jugar.", "not_absent"
@@ -332,7 +354,7 @@ class TableService:
 
         def command(session: Session, table: TableRow) -> None:
             seat = self._player(table, token)
-            state = self._state(table)
+            state = self._state(session, table)
             if table.status != TableStatus.FINISHED or state.result is None:
                 raise Conflict("La partida todavía no terminó.", "not_finished")
             if state.result.reason is not eng.EndReason.TARGET:
@@ -401,11 +423,12 @@ class TableService:
         """If a robot is on turn at this table, let it play one action through
         the same command path. True when it played."""
         with self._read() as session:
-            table = session.get(TableRow, table_id)
-            if table is None or table.status != TableStatus.PLAYING or table.state is None:
+            found = self._read_table(session, TableRow.id == table_id)
+            if found is None:
                 return False
-            state = self._committed_state(table)
-            assert state is not None
+            table, state = found
+            if table.status != TableStatus.PLAYING or state is None:
+                return False
             turn = state.turn
             robot = next(
                 (s for s in table.seats if s.game_seat == turn and s.robot is not None), None
@@ -447,7 +470,12 @@ class TableService:
                 select(TableRow).where(TableRow.status == TableStatus.PLAYING.value)
             )
             for table in rows:
-                if self._robot_on_turn(table):
+                try:
+                    state = self._committed(session, table)
+                except _Moved:
+                    out.append(table.id)  # robot_move looks again
+                    continue
+                if self._robot_on_turn(table, state):
                     out.append(table.id)
         return out
 
@@ -488,9 +516,10 @@ class TableService:
                     raise Conflict("already ended", "ended")
                 if table.last_action_at >= cutoff:
                     raise Conflict("played meanwhile", "active")
-                if table.state is not None and table.status == TableStatus.PLAYING:
-                    state, _ = eng.end_game(self._state(table), eng.EndReason.EXPIRED)
-                    self._save(table, state)
+                current = self._current_state(session, table)
+                if current is not None and table.status == TableStatus.PLAYING:
+                    state, _ = eng.end_game(current, eng.EndReason.EXPIRED)
+                    self._save(session, table, state)
                 table.status = TableStatus.EXPIRED.value
                 self._log(session, table, None, "expire", {})
 
@@ -520,17 +549,20 @@ class TableService:
         with self._read() as session:
             return self._load(session, invite, lock=False).version
 
-    def page(self, invite: str, token: str | None) -> TablePage:
-        """Everything one viewer may see of a table, and what they may do."""
+    def page(self, invite: str, token: str | None, with_chat: bool = True) -> TablePage:
+        """Everything one viewer may see of a table, and what they may do
+        (without the chat when `with_chat` is false: the page's `chat` is empty)."""
         with self._read() as session:
-            table = self._load(session, invite, lock=False)
-            chat = session.scalars(
-                select(ChatRow)
-                .where(ChatRow.table_id == table.id)
-                .order_by(ChatRow.id.desc())
-                .limit(CHAT_SHOWN)
-            ).all()
-            return self._page(table, self._seat(table, token), list(reversed(chat)))
+            table, state = self._read_invite(session, invite)
+            chat: Sequence[ChatRow] = ()
+            if with_chat:
+                chat = session.scalars(
+                    select(ChatRow)
+                    .where(ChatRow.table_id == table.id)
+                    .order_by(ChatRow.id.desc())
+                    .limit(CHAT_SHOWN)
+                ).all()
+            return self._page(table, self._seat(table, token), list(reversed(chat)), state)
 
     def chat_lines(self, invite: str, after: int = 0) -> list[ChatLine]:
         with self._read() as session:
@@ -546,10 +578,9 @@ class TableService:
     def record(self, invite: str) -> dict[str, Any]:
         """The game record (escoba-record/1) of the table's last finished game."""
         with self._read() as session:
-            table = self._load(session, invite, lock=False)
-            if table.state is None:
+            table, state = self._read_invite(session, invite)
+            if state is None:
                 raise Conflict("La partida todavía no empezó.", "not_started")
-            state = self._state(table)
             if state.result is None:
                 raise Conflict("El registro se descarga cuando la partida termina.", "not_finished")
             return eng.to_record(state, self._names(table))
@@ -558,8 +589,7 @@ class TableService:
         """The whole current game, hidden cards included: for the server's own
         jobs and checks, never for a client (clients get `page`)."""
         with self._read() as session:
-            table = self._load(session, invite, lock=False)
-            return None if table.state is None else state_from_dict(table.state)
+            return self._read_invite(session, invite)[1]
 
     def log(self, invite: str) -> list[ActionLogRow]:
         """The server-side action log (holds decks: never for clients)."""
@@ -625,17 +655,21 @@ class TableService:
                         "stale",
                     )
                 command(session, table)
+                state = self._current_state(session, table)
                 if bump_version:
                     table.version += 1
                 if game_action:
                     table.last_action_at = self.clock.now()
                 outcome = Outcome(table.id, table.version)
-                robot_next = self._robot_on_turn(table)
+                robot_next = self._robot_on_turn(table, state)
                 if table.robot_due != robot_next:
                     table.robot_due = robot_next
+                game_number = table.game_number
         except OperationalError as err:
             log.warning("command failed: database busy", extra={"invite": invite})
             raise Busy("La mesa está ocupada: prueba otra vez.", "busy") from err
+        if state is not None and bump_version:  # committed: the next version's state
+            self._remember(outcome.table_id, outcome.version, game_number, state)
         log.info(
             "command",
             extra={"table_id": outcome.table_id, "version": outcome.version, "invite": invite},
@@ -645,16 +679,47 @@ class TableService:
             self.on_robot_turn(outcome.table_id)
         return outcome
 
-    def _load(self, session: Session, invite: str, lock: bool) -> TableRow:
+    def _load(self, session: Session, invite: str, lock: bool, fresh: bool = False) -> TableRow:
         if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
             raise NotFound("Esa mesa no existe.", "no_table")
-        query = select(TableRow).where(TableRow.invite == invite)
-        if lock and not self.db.is_sqlite:
-            query = query.with_for_update()
-        table = session.scalars(query).first()
+        table = self._select_table(session, TableRow.invite == invite, lock, fresh)
         if table is None:
             raise NotFound("Esa mesa no existe.", "no_table")
         return table
+
+    def _select_table(
+        self, session: Session, where: Any, lock: bool = False, fresh: bool = False
+    ) -> TableRow | None:
+        """The table with its seats, in one statement (the state columns are
+        deferred: see `_committed`). PostgreSQL locks the table's row only."""
+        query = select(TableRow).options(joinedload(TableRow.seats)).where(where)
+        if lock and not self.db.is_sqlite:
+            query = query.with_for_update(of=TableRow)
+        if fresh:
+            query = query.execution_options(populate_existing=True)
+        return session.scalars(query).unique().first()
+
+    def _read_table(
+        self, session: Session, where: Any
+    ) -> tuple[TableRow, eng.GameState | None] | None:
+        """A table and its committed state, for reading."""
+        for attempt in range(READ_TRIES):
+            table = self._select_table(session, where, fresh=attempt > 0)
+            if table is None:
+                return None
+            try:
+                return table, self._committed(session, table)
+            except _Moved:
+                continue
+        raise Busy("La mesa está ocupada: prueba otra vez.", "busy")
+
+    def _read_invite(self, session: Session, invite: str) -> tuple[TableRow, eng.GameState | None]:
+        if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
+            raise NotFound("Esa mesa no existe.", "no_table")
+        found = self._read_table(session, TableRow.invite == invite)
+        if found is None:
+            raise NotFound("Esa mesa no existe.", "no_table")
+        return found
 
     def _log(
         self,
@@ -676,15 +741,30 @@ class TableService:
             )
         )
 
-    def _state(self, table: TableRow) -> eng.GameState:
-        if table.state is None:
+    def _state(self, session: Session, table: TableRow) -> eng.GameState:
+        state = self._current_state(session, table)
+        if state is None:
             raise Conflict("La partida todavía no empezó.", "not_started")
-        return state_from_dict(table.state)
+        return state
 
-    def _save(self, table: TableRow, state: eng.GameState, turn_started: bool = False) -> None:
-        before = table.state
-        table.state = state_to_dict(state)
-        if turn_started or before is None or before.get("round", {}).get("turn") != state.turn:
+    def _current_state(self, session: Session, table: TableRow) -> eng.GameState | None:
+        """In a command: the state as the command has left it so far."""
+        if _PENDING in session.info:
+            pending: eng.GameState | None = session.info[_PENDING]
+            return pending
+        state = self._committed(session, table)
+        session.info[_PENDING] = state
+        return state
+
+    def _save(
+        self, session: Session, table: TableRow, state: eng.GameState, turn_started: bool = False
+    ) -> None:
+        before = self._current_state(session, table)
+        table.state = live_state_to_dict(state)
+        if before is None or before.finished_rounds != state.finished_rounds:
+            table.rounds = rounds_to_list(state.finished_rounds)
+        session.info[_PENDING] = state
+        if turn_started or before is None or before.round.turn != state.turn:
             table.turn_since = self.clock.now()
         if state.phase is eng.Phase.GAME_OVER and table.status == TableStatus.PLAYING:
             table.status = TableStatus.FINISHED.value
@@ -693,6 +773,7 @@ class TableService:
         return eng.shuffled_deck(self.rng)
 
     def _begin_game(self, session: Session, table: TableRow) -> None:
+        self._current_state(session, table)  # the game before, if any (for _save)
         order = self._play_order(table)
         for game_seat, seat in enumerate(order):
             seat.game_seat = game_seat
@@ -701,7 +782,7 @@ class TableService:
         state = eng.new_game(rules, len(order), deck, first_dealer=0)
         table.game_number += 1
         table.status = TableStatus.PLAYING.value
-        self._save(table, state, turn_started=True)
+        self._save(session, table, state, turn_started=True)
         self._log(
             session,
             table,
@@ -737,14 +818,14 @@ class TableService:
         return others[(others.index(current) + 1) % len(others)]
 
     def _play(self, session: Session, table: TableRow, seat: SeatRow, action: eng.Action) -> None:
-        state = self._state(table)
+        state = self._state(session, table)
         if seat.game_seat is None:
             raise Forbidden("No juegas en esta partida.", "not_playing")
         try:
             state, _ = eng.apply(state, seat.game_seat, action)
         except eng.IllegalAction as err:
             raise Conflict(err.message, err.code) from err
-        self._save(table, state)
+        self._save(session, table, state)
         self._log(
             session,
             table,
@@ -764,12 +845,12 @@ class TableService:
     ) -> None:
         if table.status != TableStatus.PLAYING:
             raise Conflict("No hay una partida en juego.", "not_playing")
-        state = self._state(table)
+        state = self._state(session, table)
         try:
             state, _ = eng.end_game(state, reason, loser_seat)
         except eng.IllegalAction as err:
             raise Conflict(err.message, err.code) from err
-        self._save(table, state)
+        self._save(session, table, state)
         table.status = TableStatus.FINISHED.value
         self._log(
             session,
@@ -825,21 +906,21 @@ class TableService:
             raise Invalid("El nombre tiene caracteres no válidos.", "bad_name")
         return name
 
-    def _robot_on_turn(self, table: TableRow) -> bool:
-        if table.status != TableStatus.PLAYING or table.state is None:
+    def _robot_on_turn(self, table: TableRow, state: eng.GameState | None) -> bool:
+        if table.status != TableStatus.PLAYING or state is None:
             return False
-        if table.state.get("phase") != eng.Phase.PLAYING.value:
+        if state.phase is not eng.Phase.PLAYING:
             return False
-        turn = table.state["round"]["turn"]
+        turn = state.round.turn
         return any(s.game_seat == turn and s.robot is not None for s in table.seats)
 
-    def _absent_seat(self, table: TableRow) -> int | None:
+    def _absent_seat(self, table: TableRow, state: eng.GameState | None) -> int | None:
         """The engine seat on turn, if a person has let it sit over 48 hours."""
-        if table.status != TableStatus.PLAYING or table.state is None:
+        if table.status != TableStatus.PLAYING or state is None:
             return None
-        if table.state.get("phase") != eng.Phase.PLAYING.value:
+        if state.phase is not eng.Phase.PLAYING:
             return None
-        turn = table.state["round"]["turn"]
+        turn = state.round.turn
         seat = next((s for s in table.seats if s.game_seat == turn), None)
         if seat is None or seat.robot is not None:
             return None
@@ -861,16 +942,17 @@ class TableService:
             name=seat.name,
             is_robot=seat.robot is not None,
             robot=seat.robot,
-            game_seat=seat.game_seat if table.state is not None else None,
+            game_seat=seat.game_seat if _has_game(table) else None,
             is_creator=seat.position == 0,
             is_you=you is not None and seat.id == you.id,
             rematch_accepted=seat.rematch,
         )
 
-    def _committed_state(self, table: TableRow) -> eng.GameState | None:
-        """The state of a table row loaded for reading (never one a command
-        is changing), parsed once per version in this process."""
-        if table.state is None:
+    def _committed(self, session: Session, table: TableRow) -> eng.GameState | None:
+        """The committed state of a table row as loaded (its version): from
+        this process's cache, or else from the row, parsed once per version.
+        Raises `_Moved` if the row has moved on since it was loaded."""
+        if not _has_game(table):
             return None
         key = (table.id, table.version)
         with self._states_lock:
@@ -878,25 +960,61 @@ class TableService:
             if state is not None:
                 self._states.move_to_end(key)
                 return state
-        state = state_from_dict(table.state)
-        with self._states_lock:
-            self._states[key] = state
-            if len(self._states) > STATE_CACHE:
-                self._states.popitem(last=False)
+        same = (TableRow.id == table.id, TableRow.version == table.version)
+        data = session.scalar(select(TableRow.state).where(*same))
+        if data is None:
+            if session.scalar(select(TableRow.id).where(*same)) is None:
+                raise _Moved
+            return None
+        if data.get("v") == 1:
+            state = state_from_dict(data)
+        else:
+            count = stored_rounds_count(data)
+            rounds_key = (table.id, table.game_number, count)
+            with self._states_lock:
+                rounds = self._rounds.get(rounds_key) if count else ()
+            if rounds is None:
+                stored = session.scalar(select(TableRow.rounds).where(*same))
+                if stored is None and not session.scalar(select(TableRow.id).where(*same)):
+                    raise _Moved
+                rounds = rounds_from_list(stored or [])
+            state = state_from_parts(data, rounds)
+        self._remember(table.id, table.version, table.game_number, state)
         return state
 
-    def _page(self, table: TableRow, you: SeatRow | None, chat: Sequence[ChatRow]) -> TablePage:
+    def _remember(
+        self, table_id: int, version: int, game_number: int, state: eng.GameState
+    ) -> None:
+        """Keep a committed state (and its finished rounds) for later."""
+        rounds_key = (table_id, game_number, len(state.finished_rounds))
+        with self._states_lock:
+            self._states[(table_id, version)] = state
+            self._states.move_to_end((table_id, version))
+            if len(self._states) > STATE_CACHE:
+                self._states.popitem(last=False)
+            if state.finished_rounds:
+                self._rounds[rounds_key] = state.finished_rounds
+                self._rounds.move_to_end(rounds_key)
+                if len(self._rounds) > ROUNDS_CACHE:
+                    self._rounds.popitem(last=False)
+
+    def _page(
+        self,
+        table: TableRow,
+        you: SeatRow | None,
+        chat: Sequence[ChatRow],
+        state: eng.GameState | None,
+    ) -> TablePage:
         status = TableStatus(table.status)
         seats = tuple(self._seat_info(table, s, you) for s in table.seats)
         me = next((s for s in seats if s.is_you), None)
-        state = self._committed_state(table)
         plays = state is not None and me is not None and me.game_seat is not None
         seat_view = None
         if state is not None:
             seat_view = eng.view(state, me.game_seat if plays and me is not None else None)
         in_lobby = status == TableStatus.LOBBY
         result = state.result if state is not None else None
-        absent = self._absent_seat(table)
+        absent = self._absent_seat(table, state)
         on_points = result is not None and result.reason is eng.EndReason.TARGET
         four = len(table.seats) == MAX_SEATS
         return TablePage(
@@ -934,6 +1052,12 @@ class TableService:
             rematch_accepted_by_you=me is not None and me.rematch_accepted,
             result_text=_result_text(result, self._names(table), state) if result else None,
         )
+
+
+def _has_game(table: TableRow) -> bool:
+    """A game was started at this table (so it has a state): the state is
+    first saved by the command that makes the first game."""
+    return table.game_number > 0
 
 
 def _chat_line(row: ChatRow) -> ChatLine:
