@@ -123,20 +123,32 @@ def test_no_acknowledged_action_is_lost_when_the_server_is_killed(
     threads = [threading.Thread(target=p.run, args=(stop,), daemon=True) for p in players]
     for t in threads:
         t.start()
+
+    def acked_total() -> int:
+        return sum(len(p.acked) for p in players)
+
+    def progress(moves: int) -> None:
+        """Wait for `moves` more acknowledged actions: kills come after some
+        play however slow the machine is (no wall-clock quota)."""
+        target = acked_total() + moves
+        deadline = time.monotonic() + 180
+        while acked_total() < target:
+            assert time.monotonic() < deadline, "the players stopped getting answers"
+            time.sleep(0.005)
+
     try:
         for _ in range(KILLS):
-            time.sleep(rng.uniform(0.5, 1.5))
+            progress(rng.randint(4, 16))
             server.kill()
             time.sleep(rng.uniform(0.0, 0.3))
             server.start(tmp_path)
-        time.sleep(0.5)
+        progress(TABLES)  # play goes on after the last restart
     finally:
         stop.set()
         for t in threads:
             t.join(timeout=10)
     try:
-        acked = sum(len(p.acked) for p in players)
-        assert acked > TABLES * 5, f"the load barely ran ({acked} acknowledged)"
+        assert acked_total() >= KILLS * 4 + TABLES
         db = Database(Settings(database_url=url).sqlalchemy_url)
         service = TableService(db, Settings(database_url=url), SystemClock(), _Silent())
         for p in players:
