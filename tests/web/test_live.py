@@ -23,16 +23,20 @@ def _create(client: httpx.Client, name: str) -> dict[str, Any]:
 
 
 def _listen(base: str, invite: str, out: queue.Queue[str], stop: threading.Event) -> None:
-    with (
-        httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=None)) as client,
-        client.stream("GET", f"/t/{invite}/events") as stream,
-    ):
-        out.put("open")
-        for line in stream.iter_lines():
-            if stop.is_set():
-                return
-            if line.startswith("data:"):
-                out.put(line[5:].strip())
+    try:
+        with (
+            httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=None)) as client,
+            client.stream("GET", f"/t/{invite}/events") as stream,
+        ):
+            out.put("open")
+            for line in stream.iter_lines():
+                if stop.is_set():
+                    return
+                if line.startswith("data:"):
+                    out.put(line[5:].strip())
+    except httpx.HTTPError as err:
+        if not stop.is_set():  # the server closing the stream at the end is expected
+            out.put(f"error: {err}")
 
 
 def _next(out: queue.Queue[str], seconds: float = 10) -> str:
