@@ -15,15 +15,16 @@ from escoba.bots.luna import Luna
 from escoba.tournament import TournamentSpec, render_table, run_tournament
 
 VARIANTS: dict[str, Callable[[], Robot]] = {
-    "luna-plain": lambda: Luna(informed=False, prior=0.0),
-    "luna-p0": lambda: Luna(prior=0.0),
-    "luna-p05": lambda: Luna(prior=0.5),
+    "luna-plain": lambda: Luna(rollout="plain", prior=0.0, beta=0.0, carmen_reply=False),
+    "luna-v1": lambda: Luna(rollout="informed", beta=0.0, carmen_reply=False),  # the first release
+    "luna-uniform": lambda: Luna(beta=0.0),
+    "luna-informed": lambda: Luna(rollout="informed"),
+    "luna-no-reply": lambda: Luna(carmen_reply=False),
     "luna-p1": lambda: Luna(prior=1.0),
     "luna-p2": lambda: Luna(prior=2.0),
-    "luna-p1-96": lambda: Luna(prior=1.0, max_worlds=96, budget=0.1),
-    "luna-informed": lambda: Luna(informed=True),
-    "luna-200": lambda: Luna(budget=0.12, max_worlds=200),
-    "luna-plain-200": lambda: Luna(budget=0.12, max_worlds=200, informed=False),
+    "luna-b10": lambda: Luna(beta=10.0),
+    "luna-h1": lambda: Luna(horizon=1),
+    "luna-160": lambda: Luna(budget=0.1, max_worlds=160),
 }
 
 

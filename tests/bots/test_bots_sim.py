@@ -8,6 +8,7 @@ import pytest
 
 from escoba.bots.base import action_of, move_of
 from escoba.bots.knowledge import knowledge
+from escoba.bots.policy import expected_points, informed_playout
 from escoba.bots.sim import RoundSim
 from escoba.engine import Phase, RuleSet, apply, legal_actions, new_game, shuffled_deck, view
 
@@ -69,3 +70,31 @@ def test_knowledge_reads_exactly_the_public_facts(players: int) -> None:
         others = {c for s, h in enumerate(world.hands) if s != seat for c in h}
         assert others | set(world.deck) == hidden
         assert len(world.deck) == len(truth.deck)
+
+
+def test_informed_playout_stops_where_asked() -> None:
+    rng = random.Random(3)
+    state = new_game(RuleSet(), 2, shuffled_deck(rng))
+    sim = RoundSim.from_state(state)
+    stop = len(sim.deck)  # the end of the first deal
+    informed_playout(sim, stop=stop)
+    assert sim.plays_left == stop
+    assert len(sim.hands[0]) == len(sim.hands[1]) == 3  # the next deal is dealt
+    informed_playout(sim)
+    assert sim.over
+
+
+def test_expected_points_are_exact_once_decided_and_fair_when_level() -> None:
+    sim = RoundSim.empty(2)
+    sim.cards, sim.diamonds, sim.sevens = [25, 15], [6, 4], [3, 1]
+    sim.seven_d, sim.escobas = 0, [1, 2]
+    assert expected_points(sim) == [5.0, 2.0]
+    assert sim.points() == [5, 2]
+    level = RoundSim.empty(2)
+    level.cards, level.diamonds, level.sevens = [10, 10], [3, 3], [1, 1]
+    a, b = expected_points(level)
+    assert a == b == 0.5 + 0.5 + 0.5 + 0.5
+    ahead = RoundSim.empty(2)
+    ahead.cards, ahead.diamonds, ahead.sevens = [16, 10], [4, 3], [2, 1]
+    a, b = expected_points(ahead)
+    assert 2.0 < a < 4.0 and 0.0 < b < 2.0 and a + b == 4.0

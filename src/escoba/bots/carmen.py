@@ -77,13 +77,16 @@ class Carmen:
         return best
 
 
-def carmen_judge(know: Knowledge) -> _Context:
-    """Carmen's judgement of a position: `.score(action)` in round points."""
-    return _Context(know)
+def carmen_judge(know: Knowledge, odds: Sequence[float] | None = None) -> Judge:
+    """Carmen's judgement of a position: `.score(action)` in round points.
+    `odds[x]`, when given, is the chance that the next player holds a card of
+    value x (a searcher's better-informed guess, see `inference`); it replaces
+    her uniform count while that player still holds cards of this deal."""
+    return _Context(know, odds)
 
 
 class _Context:
-    def __init__(self, know: Knowledge) -> None:
+    def __init__(self, know: Knowledge, odds: Sequence[float] | None = None) -> None:
         self.know = know
         self.gain = _Weights(know).gain
         base = know.base
@@ -108,6 +111,8 @@ class _Context:
                 if of_x:
                     self.p_value[x] = 1.0 - comb(u - len(of_x), hh) / comb(u, hh)
                     self.avg_gain[x] = sum(self.gain[c] for c in of_x) / len(of_x)
+            if odds is not None and know.hand_sizes[self.next_seat] > 0:
+                self.p_value = [odds[x] if self.avg_gain[x] else 0.0 for x in range(11)]
 
     def score(self, action: Action) -> float:
         know = self.know
@@ -122,6 +127,12 @@ class _Context:
             )
             return gain + follow
         return self._play_score(int(action.card), [int(c) for c in action.capture], table)
+
+    def play_score(self, card: int, capture: list[int], table: list[int]) -> float:
+        """Her score of playing `card` (capturing `capture`, or leaving it)
+        on `table`, for any card: the opponent model of `inference` asks it
+        about cards the player might have held."""
+        return self._play_score(card, capture, table)
 
     @staticmethod
     def _plays(table: list[int], hand: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
@@ -189,3 +200,7 @@ class _Context:
             expected += g_gain * p * none_better
             none_better *= 1.0 - p
         return claim_gain + expected
+
+
+#: Carmen's judgement of one position (what `carmen_judge` returns).
+Judge = _Context

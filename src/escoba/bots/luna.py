@@ -2,10 +2,16 @@
 search, and the benchmark cheater that runs the same search on the true cards.
 
 For a decision Luna samples worlds consistent with everything her seat has
-seen this round (`knowledge`), and in each world plays every candidate action
-followed by the rest of the round under the fast policy of
-`policy.informed_playout` (greedy, shy of leaving a sweep to a player who, in
-that world, holds the sweeping card).
+seen this round (`knowledge`), weighed by what the other players' plays of
+this deal say about their hands (`inference`: a player who let the 7 of
+diamonds lie probably could not take it). In each world she plays every
+candidate action; the next player answers it as Carmen would (`reply`: the
+answer is the step the outcome depends on most, and a careful player's rule
+describes a real opponent better than a quick playout), and the rest of the
+round is played by the fast policy `policy.probable_playout` (greedy, shy of
+leaving a sweep in proportion to the chance that the next player holds the
+sweeping value, as judged from the mover's seat: nobody peeks).
+
 Every candidate is played out in the *same* worlds (common random numbers):
 the luck of a sample then hits all candidates alike, and their differences
 show through far sooner than with independent samples. The value of a playout
@@ -13,22 +19,28 @@ is the round's point difference for her side (her pair, with four players)
 against the other sides. She samples until `max_worlds` or her time budget,
 whichever comes first, and always at least `min_worlds`. The mean value of
 each action is then added to Carmen's judgement of it (`prior` times her
-score, also in round points): a few dozen worlds are a noisy measure, her
-judgement a steady one, and together they beat either alone.
-"""
+score, also in round points, with the next player's odds of holding each value
+taken from the weighed worlds): a few dozen worlds are a noisy measure, her
+judgement a steady one, and together they beat either alone."""
 
 from __future__ import annotations
 
 import random
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
 
 from escoba.bots.base import legal_of, move_of
-from escoba.bots.carmen import carmen_judge
-from escoba.bots.knowledge import knowledge
-from escoba.bots.policy import informed_playout, playout
+from escoba.bots.carmen import Judge, carmen_judge
+from escoba.bots.inference import BETA, PosteriorSampler, observations
+from escoba.bots.knowledge import Knowledge, knowledge
+from escoba.bots.policy import PLAYOUTS, expected_points
+from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
+from escoba.engine.cards import VALUE
+from escoba.engine.game import HAND_SIZE
 from escoba.engine.state import GameState
 from escoba.engine.view import View, view
 
@@ -45,7 +57,8 @@ def search(
     budget: float,
     min_worlds: int,
     max_worlds: int,
-    rollout: Callable[[RoundSim], None] = playout,
+    rollout: Callable[[RoundSim], None] = PLAYOUTS["plain"],
+    reply: Callable[[RoundSim, int], None] | None = None,
 ) -> tuple[int, list[float], int]:
     """The index of the best move, the total value of each move, and the
     number of worlds used. Stops at `max_worlds`, or once `budget` seconds of
@@ -63,8 +76,10 @@ def search(
                 sim.claim(group)
             else:
                 sim.play(card, group)
+            if reply is not None:
+                reply(sim, i)
             rollout(sim)
-            pts = sim.points()
+            pts = sim.points() if sim.over else expected_points(sim)
             mine = pts[side]
             others = (sum(pts) - mine) / (len(pts) - 1)
             totals[i] += mine - others
@@ -74,16 +89,19 @@ def search(
 
 
 def _combine(
-    totals: Sequence[float], worlds: int, legal: Sequence[Action], v: View, prior: float
-) -> int:
-    """The chosen index: the mean playout value of each action plus `prior`
-    times Carmen's judgement of it (both in round points). The judgement is a
+    totals: Sequence[float],
+    worlds: int,
+    legal: Sequence[Action],
+    judge: Judge | None,
+    prior: float,
+) -> Action:
+    """The chosen action: the mean playout value of each plus `prior` times
+    Carmen's judgement of it (both in round points). The judgement is a
     steady, low-noise opinion; the search corrects it where the worlds agree."""
     values = [t / worlds for t in totals]
-    if prior:
-        judge = carmen_judge(knowledge(v))
+    if judge is not None and prior:
         values = [x + prior * judge.score(a) for x, a in zip(values, legal, strict=True)]
-    return max(range(len(legal)), key=values.__getitem__)
+    return legal[max(range(len(legal)), key=values.__getitem__)]
 
 
 class Luna:
@@ -96,15 +114,27 @@ class Luna:
         min_worlds: int = 6,
         max_worlds: int = 64,
         clock: Clock = time.perf_counter,
-        informed: bool = True,
+        rollout: str = "probable",
         prior: float = 1.5,
+        beta: float = BETA,
+        horizon: int | None = None,
+        carmen_reply: bool = True,
     ) -> None:
-        self.prior = prior
-        self.rollout = informed_playout if informed else playout
+        """`rollout`: a name of `policy.PLAYOUTS`; `beta`: the sharpness of
+        the opponent model that weighs worlds (0: uniform worlds); `horizon`:
+        deals played out after the current one before the position is scored
+        by `policy.expected_points` (None: to the end of the round);
+        `carmen_reply`: the candidates are answered by Carmen's rule
+        (`reply`)."""
         self.budget = budget
         self.min_worlds = min_worlds
         self.max_worlds = max_worlds
         self.clock = clock
+        self.rollout = PLAYOUTS[rollout]
+        self.prior = prior
+        self.beta = beta
+        self.horizon = horizon
+        self.carmen_reply = carmen_reply
 
     def choose(self, view: View, rng: random.Random) -> Action:
         legal = legal_of(view)
@@ -113,8 +143,14 @@ class Luna:
         know = knowledge(view)
         claim_card = -1 if view.claimable is None else int(view.claimable)
         moves = [move_of(a, claim_card) for a in legal]
+        sample = know.sample
+        odds = None
+        if self.beta > 0:
+            sampler = PosteriorSampler(know, observations(view, know, self.beta), rng)
+            sample = sampler.sample
+            odds = sampler.value_odds((know.seat + 1) % know.players)
         _, totals, worlds = search(
-            know.sample,
+            sample,
             moves,
             know.base.side[know.seat],
             rng,
@@ -122,37 +158,45 @@ class Luna:
             budget=self.budget,
             min_worlds=self.min_worlds,
             max_worlds=self.max_worlds,
-            rollout=self.rollout,
+            rollout=_rollout(self.rollout, self.horizon, know),
+            reply=CarmenReply(know, moves) if self.carmen_reply else None,
         )
-        if self.prior:
-            judge = carmen_judge(know)
-            values = [
-                t / worlds + self.prior * judge.score(a) for t, a in zip(totals, legal, strict=True)
-            ]
-        else:
-            values = totals
-        return legal[max(range(len(legal)), key=values.__getitem__)]
+        judge = carmen_judge(know, odds) if self.prior else None
+        return _combine(totals, worlds, legal, judge, self.prior)
+
+
+def _rollout(
+    policy: Callable[..., None], horizon: int | None, know: Knowledge
+) -> Callable[[RoundSim], None]:
+    """The playout, cut `horizon` deals after the current one if given."""
+    if horizon is None:
+        return policy
+    return partial(policy, stop=max(0, know.deck_size - horizon * HAND_SIZE * know.players))
 
 
 class Cheater:
     """Benchmark only, never seated: Luna's search with the true hidden cards
     (the other hands and the deck order) instead of samples. The playouts are
-    then all the same, so one world is enough. It measures how much Luna's
-    uncertainty costs her: the ceiling of this kind of search."""
+    then all the same, so one world is enough; where Luna's judgement uses
+    her guess of the next player's values, the cheater's uses the true ones.
+    It measures how much Luna's uncertainty costs her: the ceiling of this
+    kind of search."""
 
     name = "cheater"
     display_name = "Tramposo"
     omniscient = True
 
-    def __init__(self, informed: bool = True, prior: float = 1.5) -> None:
-        self.rollout = informed_playout if informed else playout
-        self.prior = prior
+    def __init__(self, **settings: Any) -> None:
+        """The same settings as `Luna` (her defaults unless given)."""
+        self.luna = Luna(**settings)
 
     def choose_seeing(self, state: GameState, seat: int, rng: random.Random) -> Action:
         seat_view = view(state, seat)
         legal = legal_of(seat_view)
         if len(legal) == 1:
             return legal[0]
+        luna = self.luna
+        know = knowledge(seat_view)
         true_world = RoundSim.from_state(state)
         claim = state.round.claim
         claim_card = -1 if claim is None else int(claim.card)
@@ -166,6 +210,13 @@ class Cheater:
             budget=0.0,
             min_worlds=1,
             max_worlds=1,
-            rollout=self.rollout,
+            rollout=_rollout(luna.rollout, luna.horizon, know),
+            reply=CarmenReply(know, moves) if luna.carmen_reply else None,
         )
-        return legal[_combine(totals, 1, legal, seat_view, self.prior)]
+        judge = None
+        if luna.prior:
+            nxt = (seat + 1) % state.players
+            values = {VALUE[c] for c in state.round.hands[nxt]}
+            odds = [1.0 if x in values else 0.0 for x in range(11)]
+            judge = carmen_judge(know, odds if luna.beta > 0 else None)
+        return _combine(totals, 1, legal, judge, luna.prior)

@@ -11,11 +11,13 @@ the next player, who could then sweep it with one card.
 
 from __future__ import annotations
 
+from math import comb, erf
 from typing import Final
 
 from escoba.bots.sim import IS_DIAMOND, IS_SEVEN, SEVEN_D, Move, RoundSim
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
+from escoba.engine.game import HAND_SIZE
 
 W_CARD: Final = 0.12
 W_DIAMOND: Final = 0.2
@@ -103,9 +105,10 @@ def best_claim(sim: RoundSim) -> Move | None:
     return best
 
 
-def playout(sim: RoundSim) -> None:
-    """Play the round to its end, every seat by `greedy_move`."""
-    while sim.plays_left:
+def playout(sim: RoundSim, stop: int = 0) -> None:
+    """Play the round on, every seat by `greedy_move`, until `stop` plays are
+    left (0: to its end)."""
+    while sim.plays_left > stop:
         move = greedy_move(sim)
         if move[0]:
             sim.claim(move[2])
@@ -174,11 +177,143 @@ def informed_move(sim: RoundSim) -> Move:
     return best
 
 
-def informed_playout(sim: RoundSim) -> None:
-    """Play the round to its end, every seat by `informed_move`."""
-    while sim.plays_left:
+def informed_playout(sim: RoundSim, stop: int = 0) -> None:
+    """Play the round on, every seat by `informed_move`, until `stop` plays
+    are left (0: to its end)."""
+    while sim.plays_left > stop:
         move = informed_move(sim)
         if move[0]:
             sim.claim(move[2])
         else:
             sim.play(move[1], move[2])
+
+
+#: HOLDS[u][k][h]: the chance that a hand of h cards drawn from u unknown
+#: cards, k of them of some value, holds at least one card of that value.
+HOLDS: Final[tuple[tuple[tuple[float, ...], ...], ...]] = tuple(
+    tuple(
+        tuple(
+            1.0 - comb(u - k, h) / comb(u, h) if 0 <= k <= u and h <= u else 0.0 for h in range(4)
+        )
+        for k in range(5)
+    )
+    for u in range(41)
+)
+
+
+def probable_move(sim: RoundSim, unplayed: list[int]) -> Move:
+    """Like `informed_move`, but the sweep risk is weighed by the chance,
+    from the mover's side of the table, that the next player holds the
+    sweeping value: the cards the mover cannot see are the other hands and
+    the deck. Nobody peeks, as in a real game, so a playout neither counts on
+    a lucky reply that a careful player would never leave nor credits the
+    searcher with later plays that only a seer would find. `unplayed[x]`
+    counts the cards of value x still in hands or deck."""
+    seat = sim.turn
+    table = sim.table
+    if sim.claim_card >= 0 and sim.claim_seat == seat:
+        claim = best_claim(sim)
+        if claim is not None:
+            return claim
+    hand = sim.hands[seat]
+    gain = CARD_GAIN
+    vals = tuple([VALUE[c] for c in table])
+    tsum = sum(vals)
+    ntable = len(table)
+    risk = [0.0] * 16
+    if sim.plays_left > 1:
+        nxt = (seat + 1) % sim.n
+        h = len(sim.hands[nxt]) or (HAND_SIZE if sim.deck else 0)
+        u = sim.plays_left - len(hand)
+        if h and u:
+            holds = HOLDS[u]
+            mine = [0] * 11
+            for c in hand:
+                mine[VALUE[c]] += 1
+            for x in range(1, 11):
+                k = unplayed[x] - mine[x]
+                if k > 0:
+                    risk[FIFTEEN - x] = holds[k][min(h, u)]
+    best_score = -1e9
+    best: Move = (False, hand[0], ())
+    for card in hand:
+        v = VALUE[card]
+        if ntable:
+            groups = index_groups(FIFTEEN - v, vals)
+            if groups:
+                rest = tsum + v - FIFTEEN
+                for g in groups:
+                    score = gain[card]
+                    for i in g:
+                        score += gain[table[i]]
+                    if len(g) == ntable:
+                        score += W_ESCOBA
+                    elif 5 <= rest <= 14:
+                        score -= risk[rest] * (W_ESCOBA + 0.15 * (ntable - len(g)))
+                    if score > best_score:
+                        best_score = score
+                        best = (False, card, tuple([table[i] for i in g]))
+        score = -0.5 * gain[card]
+        s = tsum + v
+        if 5 <= s <= 14:
+            score -= risk[s] * (W_ESCOBA + 0.15 * (ntable + 1))
+        if score > best_score:
+            best_score = score
+            best = (False, card, ())
+    return best
+
+
+def probable_playout(sim: RoundSim, stop: int = 0) -> None:
+    """Play the round on, every seat by `probable_move`, until `stop` plays
+    are left (0: to its end)."""
+    unplayed = [0] * 11
+    for hand in sim.hands:
+        for c in hand:
+            unplayed[VALUE[c]] += 1
+    for c in sim.deck:
+        unplayed[VALUE[c]] += 1
+    while sim.plays_left > stop:
+        move = probable_move(sim, unplayed)
+        if move[0]:
+            sim.claim(move[2])
+        else:
+            unplayed[VALUE[move[1]]] -= 1
+            sim.play(move[1], move[2])
+
+
+#: The playout policies by name.
+PLAYOUTS: Final = {"plain": playout, "informed": informed_playout, "probable": probable_playout}
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + erf(x * 0.7071067811865476))
+
+
+def _majority(counts: list[int], total: int, side: int) -> float:
+    """The chance that `side` ends with strictly the most of an item of
+    `total` cards, by a normal estimate: the unclaimed cards move the lead by
+    about one each, so its spread grows like their square root."""
+    left = total - sum(counts)
+    lead = counts[side] - max(c for s, c in enumerate(counts) if s != side)
+    if left == 0 or abs(lead) > left:
+        return 1.0 if lead > 0 else 0.0
+    return _phi(lead / (left**0.5))
+
+
+def expected_points(sim: RoundSim) -> list[float]:
+    """Each side's expected round points from a position not yet played out:
+    escobas as they stand, the 7 of diamonds if taken (else a fair share),
+    and each majority by `_majority`. The double points (all ten diamonds,
+    all four sevens, the other sides under ten cards) are left out: rare, and
+    near the end of a round the majorities are decided anyway."""
+    nsides = sim.nsides
+    out = [float(e) for e in sim.escobas]
+    for s in range(nsides):
+        out[s] += _majority(sim.cards, 40, s)
+        out[s] += _majority(sim.diamonds, 10, s)
+        out[s] += _majority(sim.sevens, 4, s)
+        if sim.seven_d == s:
+            out[s] += 1.0
+        elif sim.seven_d < 0:
+            out[s] += 1.0 / nsides
+    return out
