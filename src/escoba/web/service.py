@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, joinedload
 
@@ -88,6 +88,26 @@ class RateLimited(ServiceError):
 
 class Busy(ServiceError):
     status = 503
+
+
+# The hot statements, made once: a prepared statement skips building the
+# query and its cache key on every request.
+_WITH_SEATS = select(TableRow).options(joinedload(TableRow.seats))
+_TABLE_BY: dict[tuple[str, bool], Any] = {
+    (column, lock): (
+        _WITH_SEATS.where(getattr(TableRow, column) == bindparam("key")).with_for_update(
+            of=TableRow
+        )
+        if lock
+        else _WITH_SEATS.where(getattr(TableRow, column) == bindparam("key"))
+    )
+    for column in ("invite", "id")
+    for lock in (False, True)
+}
+_AT_VERSION = (TableRow.id == bindparam("id"), TableRow.version == bindparam("version"))
+_STATE_AT = select(TableRow.state).where(*_AT_VERSION)
+_ROUNDS_AT = select(TableRow.rounds).where(*_AT_VERSION)
+_ROW_AT = select(TableRow.id).where(*_AT_VERSION)
 
 
 class _Moved(Exception):
@@ -423,7 +443,7 @@ class TableService:
         """If a robot is on turn at this table, let it play one action through
         the same command path. True when it played."""
         with self._read() as session:
-            found = self._read_table(session, TableRow.id == table_id)
+            found = self._read_table(session, "id", table_id)
             if found is None:
                 return False
             table, state = found
@@ -682,29 +702,30 @@ class TableService:
     def _load(self, session: Session, invite: str, lock: bool, fresh: bool = False) -> TableRow:
         if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
             raise NotFound("Esa mesa no existe.", "no_table")
-        table = self._select_table(session, TableRow.invite == invite, lock, fresh)
+        table = self._select_table(session, "invite", invite, lock, fresh)
         if table is None:
             raise NotFound("Esa mesa no existe.", "no_table")
         return table
 
     def _select_table(
-        self, session: Session, where: Any, lock: bool = False, fresh: bool = False
+        self, session: Session, column: str, key: Any, lock: bool = False, fresh: bool = False
     ) -> TableRow | None:
-        """The table with its seats, in one statement (the state columns are
-        deferred: see `_committed`). PostgreSQL locks the table's row only."""
-        query = select(TableRow).options(joinedload(TableRow.seats)).where(where)
-        if lock and not self.db.is_sqlite:
-            query = query.with_for_update(of=TableRow)
-        if fresh:
-            query = query.execution_options(populate_existing=True)
-        return session.scalars(query).unique().first()
+        """The table (by "invite" or "id") with its seats, in one statement
+        (the state columns are deferred: see `_committed`). PostgreSQL locks
+        the table's row only."""
+        query = _TABLE_BY[column, lock and not self.db.is_sqlite]
+        options = {"populate_existing": True} if fresh else {}
+        found: TableRow | None = (
+            session.scalars(query, {"key": key}, execution_options=options).unique().first()
+        )
+        return found
 
     def _read_table(
-        self, session: Session, where: Any
+        self, session: Session, column: str, key: Any
     ) -> tuple[TableRow, eng.GameState | None] | None:
         """A table and its committed state, for reading."""
         for attempt in range(READ_TRIES):
-            table = self._select_table(session, where, fresh=attempt > 0)
+            table = self._select_table(session, column, key, fresh=attempt > 0)
             if table is None:
                 return None
             try:
@@ -716,7 +737,7 @@ class TableService:
     def _read_invite(self, session: Session, invite: str) -> tuple[TableRow, eng.GameState | None]:
         if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
             raise NotFound("Esa mesa no existe.", "no_table")
-        found = self._read_table(session, TableRow.invite == invite)
+        found = self._read_table(session, "invite", invite)
         if found is None:
             raise NotFound("Esa mesa no existe.", "no_table")
         return found
@@ -960,10 +981,10 @@ class TableService:
             if state is not None:
                 self._states.move_to_end(key)
                 return state
-        same = (TableRow.id == table.id, TableRow.version == table.version)
-        data = session.scalar(select(TableRow.state).where(*same))
+        same = {"id": table.id, "version": table.version}
+        data = session.scalar(_STATE_AT, same)
         if data is None:
-            if session.scalar(select(TableRow.id).where(*same)) is None:
+            if session.scalar(_ROW_AT, same) is None:
                 raise _Moved
             return None
         if data.get("v") == 1:
@@ -974,8 +995,8 @@ class TableService:
             with self._states_lock:
                 rounds = self._rounds.get(rounds_key) if count else ()
             if rounds is None:
-                stored = session.scalar(select(TableRow.rounds).where(*same))
-                if stored is None and not session.scalar(select(TableRow.id).where(*same)):
+                stored = session.scalar(_ROUNDS_AT, same)
+                if stored is None and session.scalar(_ROW_AT, same) is None:
                     raise _Moved
                 rounds = rounds_from_list(stored or [])
             state = state_from_parts(data, rounds)
