@@ -16,7 +16,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, select, text
+from sqlalchemy import Connection, Engine, create_engine, event, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from escoba.web.models import SecretRow
@@ -89,6 +89,13 @@ class Database:
     def read(self) -> Iterator[Session]:
         with self._read() as session, session.begin():
             yield session
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A read transaction on a plain connection, without an ORM session:
+        for the hot reads, which build no mapped objects."""
+        with self.read_engine.connect() as conn, conn.begin():
+            yield conn
 
     def migrate(self) -> None:
         migrate(self.url)

@@ -18,10 +18,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any, Protocol
+from datetime import datetime, timedelta
+from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import Connection, bindparam, func, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, joinedload
 
@@ -108,6 +108,93 @@ _AT_VERSION = (TableRow.id == bindparam("id"), TableRow.version == bindparam("ve
 _STATE_AT = select(TableRow.state).where(*_AT_VERSION)
 _ROUNDS_AT = select(TableRow.rounds).where(*_AT_VERSION)
 _ROW_AT = select(TableRow.id).where(*_AT_VERSION)
+_T = TableRow.__table__
+_S = SeatRow.__table__
+_TABLE_COLUMNS = tuple(c for c in _T.c if c.name not in ("state", "rounds"))
+_SEAT_COLUMNS = ("id", "position", "name", "robot", "token_hash", "game_seat", "rematch")
+_SNAP_BY = {
+    column: select(*_TABLE_COLUMNS, *(_S.c[c].label(f"seat_{c}") for c in _SEAT_COLUMNS))
+    .select_from(_T.outerjoin(_S, _S.c.table_id == _T.c.id))
+    .where(_T.c[column] == bindparam("key"))
+    .order_by(_S.c.position)
+    for column in ("invite", "id")
+}
+_CHAT_AFTER = (
+    select(*(ChatRow.__table__.c[c] for c in ("id", "position", "name", "text", "created_at")))
+    .where(ChatRow.table_id == bindparam("table_id"), ChatRow.id > bindparam("after"))
+    .order_by(ChatRow.id.desc())
+    .limit(CHAT_SHOWN)
+)
+
+
+class _SeatLike(Protocol):
+    """What the read helpers need of a seat: a mapped `SeatRow` in a
+    command, a `_SeatSnap` in a read."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def position(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def robot(self) -> str | None: ...
+    @property
+    def token_hash(self) -> str | None: ...
+    @property
+    def game_seat(self) -> int | None: ...
+    @property
+    def rematch(self) -> bool: ...
+
+
+class _TableLike(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def invite(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def target(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def game_number(self) -> int: ...
+    @property
+    def partner_position(self) -> int | None: ...
+    @property
+    def turn_since(self) -> datetime: ...
+    @property
+    def seats(self) -> Sequence[_SeatLike]: ...
+
+
+_SeatT = TypeVar("_SeatT", bound=_SeatLike)
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatSnap:
+    id: int
+    position: int
+    name: str
+    robot: str | None
+    token_hash: str | None
+    game_seat: int | None
+    rematch: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _TableSnap:
+    """A table and its seats as read in one statement (no mapped objects)."""
+
+    id: int
+    invite: str
+    status: str
+    target: int
+    version: int
+    game_number: int
+    partner_position: int | None
+    turn_since: datetime
+    seats: tuple[_SeatSnap, ...]
 
 
 class _Moved(Exception):
@@ -442,8 +529,8 @@ class TableService:
     def robot_move(self, table_id: int) -> bool:
         """If a robot is on turn at this table, let it play one action through
         the same command path. True when it played."""
-        with self._read() as session:
-            found = self._read_table(session, "id", table_id)
+        with self.db.snapshot() as conn:
+            found = self._read_table(conn, "id", table_id)
             if found is None:
                 return False
             table, state = found
@@ -556,49 +643,45 @@ class TableService:
     def seat_for(self, invite: str, token: str | None) -> SeatInfo | None:
         if not token:
             return None
-        with self._read() as session:
-            table = self._load(session, invite, lock=False)
-            seat = self._seat(table, token)
+        with self.db.snapshot() as conn:
+            table = self._snap(conn, invite)
+            seat = _find_seat(table.seats, token)
             return None if seat is None else self._seat_info(table, seat, seat)
 
     def table_id(self, invite: str) -> int:
-        with self._read() as session:
-            return self._load(session, invite, lock=False).id
+        with self.db.snapshot() as conn:
+            return self._snap(conn, invite).id
 
     def version(self, invite: str) -> int:
-        with self._read() as session:
-            return self._load(session, invite, lock=False).version
+        with self.db.snapshot() as conn:
+            return self._snap(conn, invite).version
 
     def page(self, invite: str, token: str | None, with_chat: bool = True) -> TablePage:
         """Everything one viewer may see of a table, and what they may do
         (without the chat when `with_chat` is false: the page's `chat` is empty)."""
-        with self._read() as session:
-            table, state = self._read_invite(session, invite)
-            chat: Sequence[ChatRow] = ()
+        with self.db.snapshot() as conn:
+            table, state = self._read_invite(conn, invite)
+            chat: list[ChatLine] = []
             if with_chat:
-                chat = session.scalars(
-                    select(ChatRow)
-                    .where(ChatRow.table_id == table.id)
-                    .order_by(ChatRow.id.desc())
-                    .limit(CHAT_SHOWN)
-                ).all()
-            return self._page(table, self._seat(table, token), list(reversed(chat)), state)
+                chat = self._chat(conn, table.id, 0)
+            return self._page(table, _find_seat(table.seats, token), chat, state)
 
     def chat_lines(self, invite: str, after: int = 0) -> list[ChatLine]:
-        with self._read() as session:
-            table = self._load(session, invite, lock=False)
-            rows = session.scalars(
-                select(ChatRow)
-                .where(ChatRow.table_id == table.id, ChatRow.id > after)
-                .order_by(ChatRow.id.desc())
-                .limit(CHAT_SHOWN)
-            ).all()
-            return [_chat_line(r) for r in reversed(rows)]
+        with self.db.snapshot() as conn:
+            return self._chat(conn, self._snap(conn, invite).id, after)
+
+    def _chat(self, conn: Connection, table_id: int, after: int) -> list[ChatLine]:
+        """The last lines of the chat after line `after`, oldest first."""
+        rows = conn.execute(_CHAT_AFTER, {"table_id": table_id, "after": after}).all()
+        return [
+            ChatLine(id=r.id, position=r.position, name=r.name, text=r.text, at=r.created_at)
+            for r in reversed(rows)
+        ]
 
     def record(self, invite: str) -> dict[str, Any]:
         """The game record (escoba-record/1) of the table's last finished game."""
-        with self._read() as session:
-            table, state = self._read_invite(session, invite)
+        with self.db.snapshot() as conn:
+            table, state = self._read_invite(conn, invite)
             if state is None:
                 raise Conflict("La partida todavía no empezó.", "not_started")
             if state.result is None:
@@ -608,8 +691,8 @@ class TableService:
     def game_state(self, invite: str) -> eng.GameState | None:
         """The whole current game, hidden cards included: for the server's own
         jobs and checks, never for a client (clients get `page`)."""
-        with self._read() as session:
-            return self._read_invite(session, invite)[1]
+        with self.db.snapshot() as conn:
+            return self._read_invite(conn, invite)[1]
 
     def log(self, invite: str) -> list[ActionLogRow]:
         """The server-side action log (holds decks: never for clients)."""
@@ -720,24 +803,65 @@ class TableService:
         )
         return found
 
+    def _snap(self, conn: Connection, invite: str, column: str = "invite") -> _TableSnap:
+        if column == "invite" and (not isinstance(invite, str) or not 8 <= len(invite) <= 64):
+            raise NotFound("Esa mesa no existe.", "no_table")
+        found = self._select_snap(conn, column, invite)
+        if found is None:
+            raise NotFound("Esa mesa no existe.", "no_table")
+        return found
+
+    def _select_snap(self, conn: Connection, column: str, key: Any) -> _TableSnap | None:
+        """The table (by "invite" or "id") and its seats, in one statement."""
+        rows = conn.execute(_SNAP_BY[column], {"key": key}).all()
+        if not rows:
+            return None
+        first = rows[0]
+        seats = tuple(
+            _SeatSnap(
+                id=r.seat_id,
+                position=r.seat_position,
+                name=r.seat_name,
+                robot=r.seat_robot,
+                token_hash=r.seat_token_hash,
+                game_seat=r.seat_game_seat,
+                rematch=bool(r.seat_rematch),
+            )
+            for r in rows
+            if r.seat_id is not None
+        )
+        return _TableSnap(
+            id=first.id,
+            invite=first.invite,
+            status=first.status,
+            target=first.target,
+            version=first.version,
+            game_number=first.game_number,
+            partner_position=first.partner_position,
+            turn_since=first.turn_since,
+            seats=seats,
+        )
+
     def _read_table(
-        self, session: Session, column: str, key: Any
-    ) -> tuple[TableRow, eng.GameState | None] | None:
+        self, conn: Connection, column: str, key: Any
+    ) -> tuple[_TableSnap, eng.GameState | None] | None:
         """A table and its committed state, for reading."""
-        for attempt in range(READ_TRIES):
-            table = self._select_table(session, column, key, fresh=attempt > 0)
+        for _ in range(READ_TRIES):
+            table = self._select_snap(conn, column, key)
             if table is None:
                 return None
             try:
-                return table, self._committed(session, table)
+                return table, self._committed(conn, table)
             except _Moved:
                 continue
         raise Busy("La mesa está ocupada: prueba otra vez.", "busy")
 
-    def _read_invite(self, session: Session, invite: str) -> tuple[TableRow, eng.GameState | None]:
+    def _read_invite(
+        self, conn: Connection, invite: str
+    ) -> tuple[_TableSnap, eng.GameState | None]:
         if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
             raise NotFound("Esa mesa no existe.", "no_table")
-        found = self._read_table(session, "invite", invite)
+        found = self._read_table(conn, "invite", invite)
         if found is None:
             raise NotFound("Esa mesa no existe.", "no_table")
         return found
@@ -885,10 +1009,7 @@ class TableService:
     # Who is acting
 
     def _seat(self, table: TableRow, token: str | None) -> SeatRow | None:
-        if not token or len(token) > 128:
-            return None
-        digest = hash_token(token)
-        return next((s for s in table.seats if s.token_hash == digest), None)
+        return _find_seat(table.seats, token)
 
     def _player(self, table: TableRow, token: str | None) -> SeatRow:
         seat = self._seat(table, token)
@@ -910,7 +1031,7 @@ class TableService:
             raise Conflict("La partida ya empezó.", "already_started")
         return seat
 
-    def _free_position(self, table: TableRow) -> int | None:
+    def _free_position(self, table: _TableLike) -> int | None:
         taken = {s.position for s in table.seats}
         return next((p for p in range(MAX_SEATS) if p not in taken), None)
 
@@ -927,7 +1048,7 @@ class TableService:
             raise Invalid("El nombre tiene caracteres no válidos.", "bad_name")
         return name
 
-    def _robot_on_turn(self, table: TableRow, state: eng.GameState | None) -> bool:
+    def _robot_on_turn(self, table: _TableLike, state: eng.GameState | None) -> bool:
         if table.status != TableStatus.PLAYING or state is None:
             return False
         if state.phase is not eng.Phase.PLAYING:
@@ -935,7 +1056,7 @@ class TableService:
         turn = state.round.turn
         return any(s.game_seat == turn and s.robot is not None for s in table.seats)
 
-    def _absent_seat(self, table: TableRow, state: eng.GameState | None) -> int | None:
+    def _absent_seat(self, table: _TableLike, state: eng.GameState | None) -> int | None:
         """The engine seat on turn, if a person has let it sit over 48 hours."""
         if table.status != TableStatus.PLAYING or state is None:
             return None
@@ -950,14 +1071,14 @@ class TableService:
             return None
         return int(turn)
 
-    def _names(self, table: TableRow) -> list[str]:
+    def _names(self, table: _TableLike) -> list[str]:
         seats = [s for s in table.seats if s.game_seat is not None]
         return [s.name for s in sorted(seats, key=lambda s: s.game_seat or 0)]
 
     # ------------------------------------------------------------------
     # Pages
 
-    def _seat_info(self, table: TableRow, seat: SeatRow, you: SeatRow | None) -> SeatInfo:
+    def _seat_info(self, table: _TableLike, seat: _SeatLike, you: _SeatLike | None) -> SeatInfo:
         return SeatInfo(
             position=seat.position,
             name=seat.name,
@@ -969,7 +1090,7 @@ class TableService:
             rematch_accepted=seat.rematch,
         )
 
-    def _committed(self, session: Session, table: TableRow) -> eng.GameState | None:
+    def _committed(self, db: Session | Connection, table: _TableLike) -> eng.GameState | None:
         """The committed state of a table row as loaded (its version): from
         this process's cache, or else from the row, parsed once per version.
         Raises `_Moved` if the row has moved on since it was loaded."""
@@ -982,9 +1103,9 @@ class TableService:
                 self._states.move_to_end(key)
                 return state
         same = {"id": table.id, "version": table.version}
-        data = session.scalar(_STATE_AT, same)
+        data = db.scalar(_STATE_AT, same)
         if data is None:
-            if session.scalar(_ROW_AT, same) is None:
+            if db.scalar(_ROW_AT, same) is None:
                 raise _Moved
             return None
         if data.get("v") == 1:
@@ -995,8 +1116,8 @@ class TableService:
             with self._states_lock:
                 rounds = self._rounds.get(rounds_key) if count else ()
             if rounds is None:
-                stored = session.scalar(_ROUNDS_AT, same)
-                if stored is None and session.scalar(_ROW_AT, same) is None:
+                stored = db.scalar(_ROUNDS_AT, same)
+                if stored is None and db.scalar(_ROW_AT, same) is None:
                     raise _Moved
                 rounds = rounds_from_list(stored or [])
             state = state_from_parts(data, rounds)
@@ -1021,9 +1142,9 @@ class TableService:
 
     def _page(
         self,
-        table: TableRow,
-        you: SeatRow | None,
-        chat: Sequence[ChatRow],
+        table: _TableLike,
+        you: _SeatLike | None,
+        chat: Sequence[ChatLine],
         state: eng.GameState | None,
     ) -> TablePage:
         status = TableStatus(table.status)
@@ -1047,7 +1168,7 @@ class TableService:
             you=me,
             view=seat_view,
             names=tuple(self._names(table)) if state is not None else (),
-            chat=tuple(_chat_line(r) for r in chat),
+            chat=tuple(chat),
             game_number=table.game_number,
             can_join=in_lobby and me is None and self._free_position(table) is not None,
             can_start=in_lobby and me is not None and me.is_creator and len(seats) >= 2,
@@ -1075,16 +1196,18 @@ class TableService:
         )
 
 
-def _has_game(table: TableRow) -> bool:
+def _find_seat(seats: Sequence[_SeatT], token: str | None) -> _SeatT | None:
+    """The seat that holds `token`, if any."""
+    if not token or len(token) > 128:
+        return None
+    digest = hash_token(token)
+    return next((s for s in seats if s.token_hash == digest), None)
+
+
+def _has_game(table: _TableLike) -> bool:
     """A game was started at this table (so it has a state): the state is
     first saved by the command that makes the first game."""
     return table.game_number > 0
-
-
-def _chat_line(row: ChatRow) -> ChatLine:
-    return ChatLine(
-        id=row.id, position=row.position, name=row.name, text=row.text, at=row.created_at
-    )
 
 
 def _round_deck(state: eng.GameState) -> list[eng.Card]:
