@@ -115,7 +115,7 @@ class Luna:
         max_worlds: int = 64,
         clock: Clock = time.perf_counter,
         rollout: str = "probable",
-        prior: float = 1.5,
+        prior: float = 1.0,
         beta: float = BETA,
         horizon: int | None = None,
         carmen_reply: bool = True,
