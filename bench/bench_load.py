@@ -511,16 +511,18 @@ def row(r: dict[str, Any]) -> str:
     a = r["action_ms"]
     return (
         f"| {r['db']} | {r['workers']} | {r['tables']} | {r['streams']} | "
-        f"{r['actions_per_s']} | {a['p50']} / {a['p95']} / {a['p99']} | "
-        f"{r['delivery_ms']['p99']} | {r['errors']} | {r['saturated_actions_per_s']} | "
-        f"{r['bare_per_s']} | {r['saturated_over_bare']} | {r['rss_mb_with_streams']} |"
+        f"{r['target_rate']:g} | {r['actions_per_s']} | {a['p50']} / {a['p95']} / {a['p99']} | "
+        f"{r['delivery_ms']['p99']} | {r['errors']} | {r['server_cpu_per_action_ms']} | "
+        f"{r['saturated_actions_per_s']} | {r['bare_per_s']} | {r['saturated_over_bare']} | "
+        f"{r['rss_mb_with_streams']} |"
     )
 
 
 HEADER = (
-    "| database | processes | tables | live streams | actions/s | action ms p50 / p95 / p99 | "
-    "delivery ms p99 | errors | saturated actions/s | bare req/s | saturated ÷ bare | "
-    "server RSS MB |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+    "| database | processes | tables | live streams | target actions/s | actions/s | "
+    "action ms p50 / p95 / p99 | delivery ms p99 | errors | server CPU ms / action | "
+    "saturated actions/s | bare req/s | saturated ÷ bare | server RSS MB |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
