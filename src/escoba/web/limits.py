@@ -10,7 +10,7 @@ import threading
 import time
 from typing import Any, Protocol
 
-from sqlalchemy import delete
+from sqlalchemy import bindparam, delete
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -32,29 +32,29 @@ class DatabaseLimiter:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._insert = sqlite_insert if db.is_sqlite else pg_insert
+        insert = (sqlite_insert if db.is_sqlite else pg_insert)(RateLimitRow).values(
+            key=bindparam("key"), slot=bindparam("slot"), hits=1
+        )
+        same = RateLimitRow.slot == insert.excluded.slot
+        # built once: a check is one prepared upsert per key, no ORM session
+        self._upsert = insert.on_conflict_do_update(
+            index_elements=[RateLimitRow.key],
+            set_={"hits": _case(same, RateLimitRow.hits + 1, 1), "slot": insert.excluded.slot},
+        ).returning(RateLimitRow.hits)
+        self._purge = delete(RateLimitRow).where(RateLimitRow.slot < bindparam("before"))
         self._last_purge = 0
 
     def hit(self, keys: list[tuple[str, int]], window_seconds: int) -> str | None:
         window = int(time.time() // window_seconds)
         over = None
-        with self.db.write() as session:
+        with self.db.write_engine.begin() as conn:
             for key, limit in keys:
-                insert = self._insert(RateLimitRow).values(key=key, slot=window, hits=1)
-                same = RateLimitRow.slot == insert.excluded.slot
-                stmt = insert.on_conflict_do_update(
-                    index_elements=[RateLimitRow.key],
-                    set_={
-                        "hits": _case(same, RateLimitRow.hits + 1, 1),
-                        "slot": insert.excluded.slot,
-                    },
-                ).returning(RateLimitRow.hits)
-                hits = session.execute(stmt).scalar_one()
+                hits = conn.execute(self._upsert, {"key": key, "slot": window}).scalar_one()
                 if hits > limit and over is None:
                     over = key
             if window - self._last_purge > 1:  # old windows, now and then
                 self._last_purge = window
-                session.execute(delete(RateLimitRow).where(RateLimitRow.slot < window - 1))
+                conn.execute(self._purge, {"before": window - 1})
         return over
 
 
