@@ -38,11 +38,6 @@ CARD_GAIN: Final[tuple[float, ...]] = tuple(
 VALUES: Final = VALUE
 
 
-def sweepable(total: int) -> bool:
-    """A non-empty table of this sum can be swept by one card (value 1..10)."""
-    return 5 <= total <= 14
-
-
 def greedy_move(sim: RoundSim, avoid_sweeps: bool = True) -> Move:
     """The best immediate move for the seat on turn by `CARD_GAIN`, counting
     the escoba, and (with `avoid_sweeps`) the risk of leaving a sweepable
