@@ -143,30 +143,17 @@ def _round_from(d: dict[str, Any]) -> RoundState:
     )
 
 
-def state_to_dict(state: GameState) -> dict[str, Any]:
-    result = state.result
+def _result(result: Result | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
     return {
-        "v": 1,
-        "rules": state.rules.to_dict(),
-        "players": state.players,
-        "first_dealer": state.first_dealer,
-        "phase": state.phase.value,
-        "round": _round(state.round),
-        "totals": list(state.totals),
-        "finished_rounds": [_summary(s) for s in state.finished_rounds],
-        "result": None
-        if result is None
-        else {
-            "winners": list(result.winners),
-            "reason": result.reason.value,
-            "loser_seat": result.loser_seat,
-        },
+        "winners": list(result.winners),
+        "reason": result.reason.value,
+        "loser_seat": result.loser_seat,
     }
 
 
-def state_from_dict(data: dict[str, Any]) -> GameState:
-    if data.get("v") != 1:
-        raise ValueError("unknown state format")
+def _state(data: dict[str, Any], rounds: tuple[RoundSummary, ...]) -> GameState:
     res = data["result"]
     return GameState(
         rules=RuleSet.from_dict(data["rules"]),
@@ -175,7 +162,7 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
         phase=Phase(data["phase"]),
         round=_round_from(data["round"]),
         totals=tuple(data["totals"]),
-        finished_rounds=tuple(_summary_from(s) for s in data["finished_rounds"]),
+        finished_rounds=rounds,
         result=None
         if res is None
         else Result(
@@ -184,6 +171,21 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             loser_seat=res["loser_seat"],
         ),
     )
+
+
+def state_to_dict(state: GameState) -> dict[str, Any]:
+    """The whole state in one value (format 1)."""
+    data = live_state_to_dict(state)
+    del data["rounds"]
+    data["v"] = 1
+    data["finished_rounds"] = rounds_to_list(state.finished_rounds)
+    return data
+
+
+def state_from_dict(data: dict[str, Any]) -> GameState:
+    if data.get("v") != 1:
+        raise ValueError("unknown state format")
+    return _state(data, rounds_from_list(data["finished_rounds"]))
 
 
 # ---------------------------------------------------------------------------
@@ -205,7 +207,6 @@ def rounds_from_list(data: list[dict[str, Any]]) -> tuple[RoundSummary, ...]:
 def live_state_to_dict(state: GameState) -> dict[str, Any]:
     """Everything of `state` but its finished rounds, which it only counts:
     `state_from_parts` puts them back."""
-    result = state.result
     return {
         "v": STORED_VERSION,
         "rules": state.rules.to_dict(),
@@ -215,13 +216,7 @@ def live_state_to_dict(state: GameState) -> dict[str, Any]:
         "round": _round(state.round),
         "totals": list(state.totals),
         "rounds": len(state.finished_rounds),
-        "result": None
-        if result is None
-        else {
-            "winners": list(result.winners),
-            "reason": result.reason.value,
-            "loser_seat": result.loser_seat,
-        },
+        "result": _result(state.result),
     }
 
 
@@ -241,20 +236,4 @@ def state_from_parts(data: dict[str, Any], rounds: tuple[RoundSummary, ...]) -> 
         raise ValueError("unknown state format")
     if len(rounds) != data["rounds"]:
         raise ValueError("the finished rounds do not match the state")
-    res = data["result"]
-    return GameState(
-        rules=RuleSet.from_dict(data["rules"]),
-        players=data["players"],
-        first_dealer=data["first_dealer"],
-        phase=Phase(data["phase"]),
-        round=_round_from(data["round"]),
-        totals=tuple(data["totals"]),
-        finished_rounds=rounds,
-        result=None
-        if res is None
-        else Result(
-            winners=tuple(res["winners"]),
-            reason=EndReason(res["reason"]),
-            loser_seat=res["loser_seat"],
-        ),
-    )
+    return _state(data, rounds)
