@@ -15,6 +15,7 @@ import logging
 import secrets
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, Protocol
@@ -219,7 +220,7 @@ def _decode(payload: str) -> tuple[int, int, str] | None:
         return None
 
 
-class _ListenerThread:
+class _ListenerThread(ABC):
     """A daemon thread that keeps a subscription open, reconnecting with a
     growing pause after a failure."""
 
@@ -269,8 +270,10 @@ class _ListenerThread:
             self._stop.wait(pause)
             pause = min(pause * 2, 5.0)
 
+    @abstractmethod
     def _listen(self) -> None:
-        raise NotImplementedError
+        """Hold one subscription open until stopped, calling `_handle` for
+        each message (PostgreSQL LISTEN or Redis SUBSCRIBE)."""
 
     def _close_listener(self) -> None:
         return None
