@@ -130,22 +130,28 @@ def informed_move(sim: RoundSim) -> Move:
     worth: the escoba and the cards. Rollouts in a sampled world may use the
     world's cards: that world is what is being scored."""
     seat = sim.turn
-    table = sim.table
     if sim.claim_card >= 0 and sim.claim_seat == seat:
         claim = best_claim(sim)
         if claim is not None:
             return claim
+    threat = [0.0] * 16
+    if sim.plays_left > 1:
+        for c in _next_hand(sim, seat):
+            threat[FIFTEEN - VALUE[c]] = 1.0
+    return _weighed_move(sim.hands[seat], sim.table, threat)
+
+
+def _weighed_move(hand: list[int], table: list[int], risk: list[float]) -> Move:
+    """The best play by `CARD_GAIN`, counting the escoba, where leaving a
+    table of sum s (5..14) costs `risk[s]` times what the next player's sweep
+    would take: the escoba and the cards left."""
     gain = CARD_GAIN
     vals = tuple([VALUE[c] for c in table])
     tsum = sum(vals)
     ntable = len(table)
-    threat = [False] * 16
-    if sim.plays_left > 1:
-        for c in _next_hand(sim, seat):
-            threat[FIFTEEN - VALUE[c]] = True
     best_score = -1e9
-    best: Move = (False, sim.hands[seat][0], ())
-    for card in sim.hands[seat]:
+    best: Move = (False, hand[0], ())
+    for card in hand:
         v = VALUE[card]
         if ntable:
             groups = index_groups(FIFTEEN - v, vals)
@@ -157,15 +163,15 @@ def informed_move(sim: RoundSim) -> Move:
                         score += gain[table[i]]
                     if len(g) == ntable:
                         score += W_ESCOBA
-                    elif 5 <= rest <= 14 and threat[rest]:
-                        score -= W_ESCOBA + 0.15 * (ntable - len(g))
+                    elif 5 <= rest <= 14:
+                        score -= risk[rest] * (W_ESCOBA + 0.15 * (ntable - len(g)))
                     if score > best_score:
                         best_score = score
                         best = (False, card, tuple([table[i] for i in g]))
         score = -0.5 * gain[card]
         s = tsum + v
-        if 5 <= s <= 14 and threat[s]:
-            score -= W_ESCOBA + 0.15 * (ntable + 1)
+        if 5 <= s <= 14:
+            score -= risk[s] * (W_ESCOBA + 0.15 * (ntable + 1))
         if score > best_score:
             best_score = score
             best = (False, card, ())
@@ -211,10 +217,6 @@ def probable_move(sim: RoundSim, unplayed: list[int]) -> Move:
         if claim is not None:
             return claim
     hand = sim.hands[seat]
-    gain = CARD_GAIN
-    vals = tuple([VALUE[c] for c in table])
-    tsum = sum(vals)
-    ntable = len(table)
     risk = [0.0] * 16
     if sim.plays_left > 1:
         nxt = (seat + 1) % sim.n
@@ -229,33 +231,7 @@ def probable_move(sim: RoundSim, unplayed: list[int]) -> Move:
                 k = unplayed[x] - mine[x]
                 if k > 0:
                     risk[FIFTEEN - x] = holds[k][min(h, u)]
-    best_score = -1e9
-    best: Move = (False, hand[0], ())
-    for card in hand:
-        v = VALUE[card]
-        if ntable:
-            groups = index_groups(FIFTEEN - v, vals)
-            if groups:
-                rest = tsum + v - FIFTEEN
-                for g in groups:
-                    score = gain[card]
-                    for i in g:
-                        score += gain[table[i]]
-                    if len(g) == ntable:
-                        score += W_ESCOBA
-                    elif 5 <= rest <= 14:
-                        score -= risk[rest] * (W_ESCOBA + 0.15 * (ntable - len(g)))
-                    if score > best_score:
-                        best_score = score
-                        best = (False, card, tuple([table[i] for i in g]))
-        score = -0.5 * gain[card]
-        s = tsum + v
-        if 5 <= s <= 14:
-            score -= risk[s] * (W_ESCOBA + 0.15 * (ntable + 1))
-        if score > best_score:
-            best_score = score
-            best = (False, card, ())
-    return best
+    return _weighed_move(hand, table, risk)
 
 
 def probable_playout(sim: RoundSim, stop: int = 0) -> None:
