@@ -190,10 +190,16 @@ class RoundSim:
         table = self.table
         cc = self.claim_card
         table.remove(cc)
+        self._capture(seat, cc, group)
+
+    def _capture(self, seat: int, card: int, group: Sequence[int]) -> None:
+        """`seat` takes `card` and `group` (table cards) into its side's pile:
+        the one capture of a play and of a claim."""
+        table = self.table
         for c in group:
             table.remove(c)
         side = self.side[seat]
-        self._take(side, cc)
+        self._take(side, card)
         for c in group:
             self._take(side, c)
         self.cards[side] += 1 + len(group)
@@ -217,17 +223,7 @@ class RoundSim:
         self.hands[seat].remove(card)
         table = self.table
         if group:
-            for c in group:
-                table.remove(c)
-            side = self.side[seat]
-            self._take(side, card)
-            for c in group:
-                self._take(side, c)
-            self.cards[side] += 1 + len(group)
-            if not table:
-                self.escobas[side] += 1
-            self.last = seat
-            self.claim_card = -1
+            self._capture(seat, card, group)
         else:
             if table and index_groups(FIFTEEN - VALUE[card], tuple([VALUE[c] for c in table])):
                 self.claim_card = card
