@@ -19,6 +19,8 @@ from escoba.web.clock import ManualClock
 from escoba.web.db import migrate
 from escoba.web.settings import Settings
 
+from .servers import free_port
+
 PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 TABLES = ("chat", "action_log", "seats", "tables")
@@ -76,15 +78,6 @@ def app_client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
         yield client
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def live_server(db_url: str, clock: ManualClock) -> Iterator[str]:
     """The app served by a real uvicorn on a free local port, with robots that
@@ -98,7 +91,7 @@ def live_server(db_url: str, clock: ManualClock) -> Iterator[str]:
         database_url=db_url, robot_inline=False, robot_delay=0, secret_key="test-secret"
     )
     app = create_app(settings, clock=clock, rng=random.Random(3), brain=first_legal)
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(
             app,
