@@ -173,7 +173,7 @@ def simulate(
         f"({stats.per_round(stats.table_escobas):.3f} de la mesa al repartir)"
     )
     if records is not None:
-        out.print(f"registros: {records}")
+        out.print(f"registros: {records}", soft_wrap=True)  # a path stays whole
     out.print(f"tiempo: {stats.seconds:.2f} s")
     rate = stats.games / stats.seconds if stats.seconds > 0 else float("inf")
     out.print(f"partidas por segundo: {rate:.1f}")

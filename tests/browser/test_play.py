@@ -6,6 +6,7 @@ axe-core on every screen. Screenshots go to test-artifacts/screenshots/
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -59,7 +60,8 @@ def test_whole_game_by_tapping_against_three_robots(server: LiveServer, phone: P
             continue
         if not shots["table"] and phone.locator("#table-cards .table-card").count() >= 3:
             expect(phone.locator("#turn-banner")).to_have_text("¡Tu turno!")
-            assert phone.title().startswith("¡Tu turno!")
+            # the title follows the board swap: wait for it rather than read it once
+            expect(phone).to_have_title(re.compile(r"^¡Tu turno!"))
             href = phone.locator("#favicon").get_attribute("href")
             assert href == "/static/favicon-turn.svg"
             check_axe(phone, "table")
