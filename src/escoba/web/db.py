@@ -8,15 +8,15 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event, select, text
+from sqlalchemy import Connection, Engine, Table, create_engine, event, insert, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from escoba.web.models import SecretRow
@@ -69,21 +69,18 @@ class Database:
             )
             self.read_engine = self.write_engine
         self._write_lock = threading.Lock() if self.is_sqlite else None
-        self._write = sessionmaker(self.write_engine, expire_on_commit=False)
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
 
     @contextmanager
-    def write(self) -> Iterator[Session]:
-        if self._write_lock is None:
-            with self._write() as session, session.begin():
-                yield session
-            return
-        # SQLite: the writers of this process queue here, and the next one
-        # starts the moment the lock is free; left to SQLite's busy handler
-        # they would sleep in steps of up to 100 ms (the long tail of the
-        # latency). Writers of other processes still wait in the busy handler.
-        with self._write_lock, self._write() as session, session.begin():
-            yield session
+    def write(self) -> Iterator[Connection]:
+        """A write transaction on a plain connection (commands write with
+        Core statements). On SQLite the writers of this process queue on a
+        lock, and the next one starts the moment it is free; left to SQLite's
+        busy handler they would sleep in steps of up to 100 ms (the long tail
+        of the latency). Writers of other processes still wait in the busy
+        handler."""
+        with self._write_lock or nullcontext(), self.write_engine.connect() as conn, conn.begin():
+            yield conn
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -122,12 +119,13 @@ class Database:
             row = session.get(SecretRow, name)
             if row is not None:
                 return row.value
-        with self.write() as session:
-            row = session.execute(select(SecretRow).where(SecretRow.name == name)).scalar()
-            if row is None:
-                row = SecretRow(name=name, value=secrets.token_hex(32))
-                session.add(row)
-            return row.value
+        with self.write() as conn:
+            secrets_table = cast(Table, SecretRow.__table__)
+            value = conn.scalar(select(secrets_table.c.value).where(secrets_table.c.name == name))
+            if value is None:
+                value = secrets.token_hex(32)
+                conn.execute(insert(secrets_table), {"name": name, "value": value})
+            return str(value)
 
     def dispose(self) -> None:
         self.write_engine.dispose()

@@ -19,11 +19,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, cast
 
-from sqlalchemy import Connection, bindparam, func, select
+from sqlalchemy import Connection, Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import Session, joinedload
 
 from escoba import engine as eng
 from escoba.engine.serialize import (
@@ -49,7 +48,6 @@ CHAT_SHOWN = 50
 STATE_CACHE = 4096  # parsed states kept per process (a few MB)
 ROUNDS_CACHE = 1024  # parsed finished rounds of games, the same way
 READ_TRIES = 5  # a read that raced a commit (PostgreSQL) loads the table again
-_PENDING = "escoba.state"  # session.info: the state as the running command left it
 
 
 class ServiceError(Exception):
@@ -92,26 +90,28 @@ class Busy(ServiceError):
 
 # The hot statements, made once: a prepared statement skips building the
 # query and its cache key on every request.
-_WITH_SEATS = select(TableRow).options(joinedload(TableRow.seats))
-_TABLE_BY: dict[tuple[str, bool], Any] = {
-    (column, lock): (
-        _WITH_SEATS.where(getattr(TableRow, column) == bindparam("key")).with_for_update(
-            of=TableRow
-        )
-        if lock
-        else _WITH_SEATS.where(getattr(TableRow, column) == bindparam("key"))
-    )
-    for column in ("invite", "id")
-    for lock in (False, True)
-}
-_AT_VERSION = (TableRow.id == bindparam("id"), TableRow.version == bindparam("version"))
-_STATE_AT = select(TableRow.state).where(*_AT_VERSION)
-_ROUNDS_AT = select(TableRow.rounds).where(*_AT_VERSION)
-_ROW_AT = select(TableRow.id).where(*_AT_VERSION)
-_T = TableRow.__table__
-_S = SeatRow.__table__
-_TABLE_COLUMNS = tuple(c for c in _T.c if c.name not in ("state", "rounds"))
-_SEAT_COLUMNS = ("id", "position", "name", "robot", "token_hash", "game_seat", "rematch")
+_TABLE_FIELDS = (
+    "status",
+    "target",
+    "version",
+    "game_number",
+    "partner_position",
+    "turn_since",
+    "last_action_at",
+    "robot_due",
+)
+_SEAT_FIELDS = ("name", "robot", "token_hash", "game_seat", "rematch")
+_UNSET: Any = object()
+
+
+_T = cast(Table, TableRow.__table__)
+_S = cast(Table, SeatRow.__table__)
+_AT_VERSION = (_T.c.id == bindparam("id"), _T.c.version == bindparam("version"))
+_STATE_AT = select(_T.c.state).where(*_AT_VERSION)
+_ROUNDS_AT = select(_T.c.rounds).where(*_AT_VERSION)
+_ROW_AT = select(_T.c.id).where(*_AT_VERSION)
+_TABLE_COLUMNS = tuple(c for c in _T.c if c.name not in ("state", "rounds", "created_at"))
+_SEAT_COLUMNS = ("id", "position", *_SEAT_FIELDS)
 _SNAP_BY = {
     column: select(*_TABLE_COLUMNS, *(_S.c[c].label(f"seat_{c}") for c in _SEAT_COLUMNS))
     .select_from(_T.outerjoin(_S, _S.c.table_id == _T.c.id))
@@ -119,6 +119,25 @@ _SNAP_BY = {
     .order_by(_S.c.position)
     for column in ("invite", "id")
 }
+# A command's load: PostgreSQL locks the table's row (SQLite's writers queue
+# for the database's write lock instead; it has no FOR UPDATE).
+_LOCK_BY = {column: query.with_for_update(of=_T) for column, query in _SNAP_BY.items()}
+# The writes of a command (TableTx.write): the SET clause is the keys given.
+_UPDATE_TABLE = update(_T).where(
+    _T.c.id == bindparam("key_id"), _T.c.version == bindparam("key_version")
+)
+_UPDATE_SEAT = update(_S).where(_S.c.id == bindparam("key_id"))
+_DELETE_SEAT = delete(_S).where(_S.c.id == bindparam("key_id"))
+_INSERT_SEAT = insert(_S)
+_INSERT_LOG = insert(cast(Table, ActionLogRow.__table__))
+_INSERT_CHAT = insert(cast(Table, ChatRow.__table__))
+_INSERT_TABLE = insert(_T)
+_CHAT_RECENT = select(func.count(ChatRow.id)).where(
+    ChatRow.table_id == bindparam("table_id"),
+    ChatRow.position == bindparam("position"),
+    ChatRow.created_at > bindparam("since"),
+)
+_PLAYING_IDS = select(_T.c.id).where(_T.c.status == "playing")
 _CHAT_AFTER = (
     select(*(ChatRow.__table__.c[c] for c in ("id", "position", "name", "text", "created_at")))
     .where(ChatRow.table_id == bindparam("table_id"), ChatRow.id > bindparam("after"))
@@ -127,53 +146,11 @@ _CHAT_AFTER = (
 )
 
 
-class _SeatLike(Protocol):
-    """What the read helpers need of a seat: a mapped `SeatRow` in a
-    command, a `_SeatSnap` in a read."""
+@dataclass(slots=True, eq=False)
+class SeatRecord:
+    """A seat as read from its row (`id` is None until a command inserts it)."""
 
-    @property
-    def id(self) -> int: ...
-    @property
-    def position(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def robot(self) -> str | None: ...
-    @property
-    def token_hash(self) -> str | None: ...
-    @property
-    def game_seat(self) -> int | None: ...
-    @property
-    def rematch(self) -> bool: ...
-
-
-class _TableLike(Protocol):
-    @property
-    def id(self) -> int: ...
-    @property
-    def invite(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def target(self) -> int: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def game_number(self) -> int: ...
-    @property
-    def partner_position(self) -> int | None: ...
-    @property
-    def turn_since(self) -> datetime: ...
-    @property
-    def seats(self) -> Sequence[_SeatLike]: ...
-
-
-_SeatT = TypeVar("_SeatT", bound=_SeatLike)
-
-
-@dataclass(frozen=True, slots=True)
-class _SeatSnap:
-    id: int
+    id: int | None
     position: int
     name: str
     robot: str | None
@@ -182,9 +159,10 @@ class _SeatSnap:
     rematch: bool
 
 
-@dataclass(frozen=True, slots=True)
-class _TableSnap:
-    """A table and its seats as read in one statement (no mapped objects)."""
+@dataclass(slots=True, eq=False)
+class TableRecord:
+    """A table and its seats as read in one statement: a snapshot for a read,
+    the working copy of a command (which writes back what it changed)."""
 
     id: int
     invite: str
@@ -194,7 +172,83 @@ class _TableSnap:
     game_number: int
     partner_position: int | None
     turn_since: datetime
-    seats: tuple[_SeatSnap, ...]
+    last_action_at: datetime
+    robot_due: bool
+    seats: list[SeatRecord]
+
+
+class TableTx:
+    """One command's unit of work on one locked table: the command changes
+    `table` (and its seats) and adds log entries, seats and chat lines here;
+    `TableService._command` then writes back only what changed, with Core
+    statements made once (no ORM identity map or flush on the hot path)."""
+
+    def __init__(self, conn: Connection, table: TableRecord) -> None:
+        self.conn = conn
+        self.table = table
+        self.state: Any = _UNSET  # the game as the command has left it so far
+        self.state_json: Any = _UNSET  # to write to tables.state
+        self.rounds_json: Any = _UNSET  # to write to tables.rounds
+        self.new_seats: list[dict[str, Any]] = []
+        self.removed_seats: list[int] = []
+        self.log_rows: list[dict[str, Any]] = []
+        self.chat_rows: list[dict[str, Any]] = []
+        self._table_before = tuple(getattr(table, f) for f in _TABLE_FIELDS)
+        self._seats_before = {s.id: tuple(getattr(s, f) for f in _SEAT_FIELDS) for s in table.seats}
+
+    def add_seat(self, seat: SeatRecord, joined_at: datetime) -> None:
+        self.table.seats.append(seat)
+        self.table.seats.sort(key=lambda s: s.position)
+        self.new_seats.append(
+            {"table_id": self.table.id, "joined_at": joined_at, "position": seat.position}
+            | {f: getattr(seat, f) for f in _SEAT_FIELDS}
+        )
+
+    def remove_seat(self, seat: SeatRecord) -> None:
+        self.table.seats.remove(seat)
+        if seat.id is not None:
+            self.removed_seats.append(seat.id)
+
+    def write(self) -> None:
+        """Write back what the command changed, in this transaction. The
+        table's UPDATE also checks the version it was loaded at."""
+        table, conn = self.table, self.conn
+        changes: dict[str, Any] = {
+            f: getattr(table, f)
+            for f, before in zip(_TABLE_FIELDS, self._table_before, strict=True)
+            if getattr(table, f) != before
+        }
+        if self.state_json is not _UNSET:
+            changes["state"] = self.state_json
+        if self.rounds_json is not _UNSET:
+            changes["rounds"] = self.rounds_json
+        if changes:
+            done = conn.execute(
+                _UPDATE_TABLE, {"key_id": table.id, "key_version": self._table_before[2], **changes}
+            )
+            if done.rowcount != 1:
+                raise Conflict(
+                    "La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar.",
+                    "stale",
+                )
+        if self.removed_seats:
+            conn.execute(_DELETE_SEAT, [{"key_id": i} for i in self.removed_seats])
+        if self.new_seats:
+            conn.execute(_INSERT_SEAT, self.new_seats)
+        for seat in table.seats:
+            before = self._seats_before.get(seat.id)
+            if before is None:
+                continue
+            now = tuple(getattr(seat, f) for f in _SEAT_FIELDS)
+            if now != before:
+                seat_changes = {
+                    f: v for f, v, b in zip(_SEAT_FIELDS, now, before, strict=True) if v != b
+                }
+                conn.execute(_UPDATE_SEAT, {"key_id": seat.id, **seat_changes})
+        if self.log_rows:
+            conn.execute(_INSERT_LOG, self.log_rows)
+        if self.chat_rows:
+            conn.execute(_INSERT_CHAT, self.chat_rows)
 
 
 class _Moved(Exception):
@@ -280,34 +334,41 @@ class TableService:
         now = self.clock.now()
         token = new_token()
         invite = secrets.token_urlsafe(16)  # 128 bits: the link is the key
-        with self._write() as session:
-            table = TableRow(
-                invite=invite,
-                status=TableStatus.LOBBY.value,
-                target=target,
-                version=0,
-                game_number=0,
-                partner_position=None,
-                state=None,
-                created_at=now,
-                last_action_at=now,
-                turn_since=now,
+        with self.db.write() as conn:
+            key = conn.execute(
+                _INSERT_TABLE,
+                {
+                    "invite": invite,
+                    "status": TableStatus.LOBBY.value,
+                    "target": target,
+                    "version": 1,
+                    "game_number": 0,
+                    "partner_position": None,
+                    "state": None,
+                    "rounds": None,
+                    "created_at": now,
+                    "last_action_at": now,
+                    "turn_since": now,
+                    "robot_due": False,
+                },
+            ).inserted_primary_key
+            assert key is not None
+            table_id: int = key[0]
+            seat = {"table_id": table_id, "position": 0, "name": name, "robot": None}
+            seat |= {"token_hash": hash_token(token), "game_seat": None, "rematch": False}
+            conn.execute(_INSERT_SEAT, seat | {"joined_at": now})
+            conn.execute(
+                _INSERT_LOG,
+                {
+                    "table_id": table_id,
+                    "version": 1,
+                    "game_number": 0,
+                    "position": 0,
+                    "kind": "create",
+                    "payload": {"target": target, "name": name},
+                    "created_at": now,
+                },
             )
-            session.add(table)
-            session.flush()
-            session.add(
-                SeatRow(
-                    table_id=table.id,
-                    position=0,
-                    name=name,
-                    robot=None,
-                    token_hash=hash_token(token),
-                    joined_at=now,
-                )
-            )
-            self._log(session, table, 0, "create", {"target": target, "name": name})
-            table.version = 1
-            table_id = table.id
         self.notifier.publish(table_id, 1)
         return Joined(invite=invite, token=token, position=0)
 
@@ -315,23 +376,19 @@ class TableService:
         name = self._clean_name(name)
         token = new_token()
 
-        def command(session: Session, table: TableRow) -> None:
+        def command(tx: TableTx) -> None:
+
+            table = tx.table
             if table.status != TableStatus.LOBBY:
                 raise Conflict("La partida ya empezó: puedes mirarla.", "already_started")
             position = self._free_position(table)
             if position is None:
                 raise Conflict("La mesa está completa: puedes mirar la partida.", "table_full")
-            session.add(
-                SeatRow(
-                    table_id=table.id,
-                    position=position,
-                    name=name,
-                    robot=None,
-                    token_hash=hash_token(token),
-                    joined_at=self.clock.now(),
-                )
+            tx.add_seat(
+                SeatRecord(None, position, name, None, hash_token(token), None, False),
+                self.clock.now(),
             )
-            self._log(session, table, position, "join", {"name": name})
+            self._log(tx, position, "join", {"name": name})
 
         self._command(invite, None, None, command)
         seat = self.seat_for(invite, token)
@@ -342,36 +399,32 @@ class TableService:
         if robot not in ROBOT_NAMES:
             raise Invalid("Los robots son Carmen, Tito y Luna.", "unknown_robot")
 
-        def command(session: Session, table: TableRow) -> None:
-            self._require_creator_in_lobby(session, table, token)
+        def command(tx: TableTx) -> None:
+
+            table = tx.table
+            self._require_creator_in_lobby(table, token)
             position = self._free_position(table)
             if position is None:
                 raise Conflict("No quedan lugares libres.", "table_full")
-            session.add(
-                SeatRow(
-                    table_id=table.id,
-                    position=position,
-                    name=ROBOT_NAMES[robot],
-                    robot=robot,
-                    token_hash=None,
-                    joined_at=self.clock.now(),
-                )
+            tx.add_seat(
+                SeatRecord(None, position, ROBOT_NAMES[robot], robot, None, None, False),
+                self.clock.now(),
             )
-            self._log(session, table, 0, "add_robot", {"robot": robot, "position": position})
+            self._log(tx, 0, "add_robot", {"robot": robot, "position": position})
 
         return self._command(invite, token, version, command)
 
     def remove_robot(self, invite: str, token: str | None, version: int, position: int) -> Outcome:
-        def command(session: Session, table: TableRow) -> None:
-            self._require_creator_in_lobby(session, table, token)
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            self._require_creator_in_lobby(table, token)
             seat = next((s for s in table.seats if s.position == position), None)
             if seat is None or seat.robot is None:
                 raise Invalid("Ahí no hay un robot.", "not_a_robot")
-            session.delete(seat)
-            table.seats.remove(seat)
+            tx.remove_seat(seat)
             if table.partner_position == position:
                 table.partner_position = None
-            self._log(session, table, 0, "remove_robot", {"position": position})
+            self._log(tx, 0, "remove_robot", {"position": position})
 
         return self._command(invite, token, version, command)
 
@@ -380,21 +433,24 @@ class TableService:
     ) -> Outcome:
         """LAS PAREJAS: with four, the creator picks the partner who sits opposite."""
 
-        def command(session: Session, table: TableRow) -> None:
-            self._require_creator_in_lobby(session, table, token)
+        def command(tx: TableTx) -> None:
+
+            table = tx.table
+            self._require_creator_in_lobby(table, token)
             if not any(s.position == position for s in table.seats) or position == 0:
                 raise Invalid("Elige a otro jugador de la mesa como pareja.", "bad_partner")
             table.partner_position = position
-            self._log(session, table, 0, "partner", {"position": position})
+            self._log(tx, 0, "partner", {"position": position})
 
         return self._command(invite, token, version, command)
 
     def start(self, invite: str, token: str | None, version: int) -> Outcome:
-        def command(session: Session, table: TableRow) -> None:
-            self._require_creator_in_lobby(session, table, token)
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            self._require_creator_in_lobby(table, token)
             if not 2 <= len(table.seats) <= MAX_SEATS:
                 raise Conflict("Hacen falta de 2 a 4 jugadores para empezar.", "not_enough")
-            self._begin_game(session, table)
+            self._begin_game(tx)
 
         return self._command(invite, token, version, command)
 
@@ -404,43 +460,51 @@ class TableService:
     def act(self, invite: str, token: str | None, version: int, action: eng.Action) -> Outcome:
         """LLEVAR, DEJAR EN LA MESA or LLEVAR EL 15 by the seat that holds `token`."""
 
-        def command(session: Session, table: TableRow) -> None:
+        def command(tx: TableTx) -> None:
+
+            table = tx.table
             seat = self._player(table, token)
-            self._play(session, table, seat, action)
+            self._play(tx, seat, action)
 
         return self._command(invite, token, version, command)
 
     def next_round(self, invite: str, token: str | None, version: int) -> Outcome:
         """SIGUIENTE RONDA: any player of the game may deal the next round."""
 
-        def command(session: Session, table: TableRow) -> None:
+        def command(tx: TableTx) -> None:
+
+            table = tx.table
             seat = self._player(table, token)
-            state = self._state(session, table)
+            state = self._state(tx)
             try:
                 state, _ = eng.start_next_round(state, self._shuffle())
             except eng.IllegalAction as err:
                 raise Conflict(err.message, err.code) from err
             deck = [int(c) for c in _round_deck(state)]
-            self._save(session, table, state, turn_started=True)
-            self._log(session, table, seat.position, "next_round", {"deck": deck})
+            self._save(tx, state, turn_started=True)
+            self._log(tx, seat.position, "next_round", {"deck": deck})
 
         return self._command(invite, token, version, command)
 
     def abandon(self, invite: str, token: str | None, version: int) -> Outcome:
         """ABANDONAR or SALIR DEL JUEGO: the leaver's side loses; the game ends."""
 
-        def command(session: Session, table: TableRow) -> None:
+        def command(tx: TableTx) -> None:
+
+            table = tx.table
             seat = self._player(table, token)
-            self._end(session, table, eng.EndReason.ABANDON, seat.game_seat, seat.position)
+            self._end(tx, eng.EndReason.ABANDON, seat.game_seat, seat.position)
 
         return self._command(invite, token, version, command)
 
     def end_for_absence(self, invite: str, token: str | None, version: int) -> Outcome:
         """TERMINAR POR AUSENCIA: the player on turn has been idle over 48 hours."""
 
-        def command(session: Session, table: TableRow) -> None:
+        def command(tx: TableTx) -> None:
+
+            table = tx.table
             seat = self._player(table, token)
-            absent = self._absent_seat(table, self._current_state(session, table))
+            absent = self._absent_seat(table, self._current_state(tx))
             if absent is None:
                 raise Conflict(
                     "Todavía no: el jugador de turno tiene 48 horas para jugar.", "not_absent"
@@ -448,7 +512,7 @@ class TableService:
             if absent == seat.game_seat:
                 raise Forbidden("Eres tú quien tiene el turno: juega una carta.", "self_absence")
             absent_pos = next(s.position for s in table.seats if s.game_seat == absent)
-            self._end(session, table, eng.EndReason.ABSENCE, absent, seat.position, absent_pos)
+            self._end(tx, eng.EndReason.ABSENCE, absent, seat.position, absent_pos)
 
         return self._command(invite, token, version, command)
 
@@ -459,9 +523,11 @@ class TableService:
         With four, the creator's acceptance carries MANTENER (`keep`) or
         CAMBIAR (`change`) for the pairs."""
 
-        def command(session: Session, table: TableRow) -> None:
+        def command(tx: TableTx) -> None:
+
+            table = tx.table
             seat = self._player(table, token)
-            state = self._state(session, table)
+            state = self._state(tx)
             if table.status != TableStatus.FINISHED or state.result is None:
                 raise Conflict("La partida todavía no terminó.", "not_finished")
             if state.result.reason is not eng.EndReason.TARGET:
@@ -477,12 +543,12 @@ class TableService:
                 if pairs == "change":
                     table.partner_position = self._next_partner(table)
             seat.rematch = True
-            self._log(session, table, seat.position, "rematch", {"pairs": pairs})
+            self._log(tx, seat.position, "rematch", {"pairs": pairs})
             humans = [s for s in table.seats if s.robot is None]
             if all(s.rematch for s in humans):
                 for s in table.seats:
                     s.rematch = False
-                self._begin_game(session, table)
+                self._begin_game(tx)
 
         return self._command(invite, token, version, command)
 
@@ -497,28 +563,27 @@ class TableService:
             )
         now = self.clock.now()
 
-        def command(session: Session, table: TableRow) -> None:
+        def command(tx: TableTx) -> None:
+
+            table = tx.table
             seat = self._seat(table, token)
             if seat is None:
                 raise Forbidden("Solo quienes están sentados pueden escribir.", "spectator")
             since = now - timedelta(seconds=self.settings.chat_window_seconds)
-            recent = session.scalar(
-                select(func.count(ChatRow.id)).where(
-                    ChatRow.table_id == table.id,
-                    ChatRow.position == seat.position,
-                    ChatRow.created_at > since,
-                )
+            recent = tx.conn.scalar(
+                _CHAT_RECENT,
+                {"table_id": table.id, "position": seat.position, "since": since},
             )
             if (recent or 0) >= self.settings.chat_burst:
                 raise RateLimited("Vas muy rápido: espera unos segundos.", "chat_rate")
-            session.add(
-                ChatRow(
-                    table_id=table.id,
-                    position=seat.position,
-                    name=seat.name,
-                    text=text,
-                    created_at=now,
-                )
+            tx.chat_rows.append(
+                {
+                    "table_id": table.id,
+                    "position": seat.position,
+                    "name": seat.name,
+                    "text": text,
+                    "created_at": now,
+                }
             )
 
         return self._command(invite, token, None, command, game_action=False, bump_version=False)
@@ -552,9 +617,11 @@ class TableService:
         assert robot_name is not None
         action = self.brain(robot_name, seat_view, random.Random(secrets.randbits(64)))
 
-        def command(session: Session, table: TableRow) -> None:
+        def command(tx: TableTx) -> None:
+
+            table = tx.table
             seat = next(s for s in table.seats if s.position == position)
-            self._play(session, table, seat, action)
+            self._play(tx, seat, action)
 
         try:
             self._command(invite, None, version, command)
@@ -572,25 +639,22 @@ class TableService:
     def robot_tables(self) -> list[int]:
         """Tables where a robot is on turn (for the runner after a restart)."""
         out = []
-        with self._read() as session:
-            rows = session.scalars(
-                select(TableRow).where(TableRow.status == TableStatus.PLAYING.value)
-            )
-            for table in rows:
+        with self.db.snapshot() as conn:
+            for table_id in conn.scalars(_PLAYING_IDS).all():
                 try:
-                    state = self._committed(session, table)
-                except _Moved:
-                    out.append(table.id)  # robot_move looks again
+                    found = self._read_table(conn, "id", table_id)
+                except Busy:
+                    out.append(table_id)  # robot_move looks again
                     continue
-                if self._robot_on_turn(table, state):
-                    out.append(table.id)
+                if found is not None and self._robot_on_turn(*found):
+                    out.append(table_id)
         return out
 
     def overdue_robot_tables(self, grace_seconds: float) -> list[int]:
         """Tables whose robot has been on turn longer than `grace_seconds`:
         its move was scheduled by a process that is gone."""
         cutoff = self.clock.now() - timedelta(seconds=grace_seconds)
-        with self._read() as session:
+        with self.db.read() as session:
             return list(
                 session.scalars(
                     select(TableRow.id).where(
@@ -606,7 +670,7 @@ class TableService:
         table in its own transaction, re-checked under the lock, so two runs at
         once, or a run during play, leave each table in one consistent state."""
         cutoff = self.clock.now() - timedelta(days=self.settings.expiry_days)
-        with self._read() as session:
+        with self.db.read() as session:
             candidates = list(
                 session.execute(
                     select(TableRow.invite).where(
@@ -618,17 +682,19 @@ class TableService:
         expired = 0
         for invite in candidates:
 
-            def command(session: Session, table: TableRow) -> None:
+            def command(tx: TableTx) -> None:
+
+                table = tx.table
                 if table.status not in (TableStatus.LOBBY, TableStatus.PLAYING):
                     raise Conflict("already ended", "ended")
                 if table.last_action_at >= cutoff:
                     raise Conflict("played meanwhile", "active")
-                current = self._current_state(session, table)
+                current = self._current_state(tx)
                 if current is not None and table.status == TableStatus.PLAYING:
                     state, _ = eng.end_game(current, eng.EndReason.EXPIRED)
-                    self._save(session, table, state)
+                    self._save(tx, state)
                 table.status = TableStatus.EXPIRED.value
-                self._log(session, table, None, "expire", {})
+                self._log(tx, None, "expire", {})
 
             try:
                 self._command(invite, None, None, command, game_action=False)
@@ -696,11 +762,11 @@ class TableService:
 
     def log(self, invite: str) -> list[ActionLogRow]:
         """The server-side action log (holds decks: never for clients)."""
-        with self._read() as session:
-            table = self._load(session, invite, lock=False)
+        with self.db.read() as session:
+            table_id = self.table_id(invite)
             rows = session.scalars(
                 select(ActionLogRow)
-                .where(ActionLogRow.table_id == table.id)
+                .where(ActionLogRow.table_id == table_id)
                 .order_by(ActionLogRow.id)
             ).all()
             session.expunge_all()
@@ -731,42 +797,41 @@ class TableService:
     # ------------------------------------------------------------------
     # The command path
 
-    def _write(self) -> Any:
-        return self.db.write()
-
-    def _read(self) -> Any:
-        return self.db.read()
-
     def _command(
         self,
         invite: str,
         token: str | None,
         version: int | None,
-        command: Callable[[Session, TableRow], None],
+        command: Callable[[TableTx], None],
         game_action: bool = True,
         bump_version: bool = True,
     ) -> Outcome:
         """Run `command` on the locked table. `game_action`: it counts as play
         for expiry; `bump_version`: it changes what a command is made on (a
         chat line does not, so it never makes a player's move stale)."""
+        if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
+            raise NotFound("Esa mesa no existe.", "no_table")
         try:
-            with self._write() as session:
-                table = self._load(session, invite, lock=True)
+            with self.db.write() as conn:
+                table = self._select_snap(conn, "invite", invite, lock=True)
+                if table is None:
+                    raise NotFound("Esa mesa no existe.", "no_table")
                 if version is not None and version != table.version:
                     raise Conflict(
                         "La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar.",
                         "stale",
                     )
-                command(session, table)
-                state = self._current_state(session, table)
+                tx = TableTx(conn, table)
+                command(tx)
+                state = self._current_state(tx)
                 if bump_version:
                     table.version += 1
                 if game_action:
                     table.last_action_at = self.clock.now()
-                outcome = Outcome(table.id, table.version)
                 robot_next = self._robot_on_turn(table, state)
-                if table.robot_due != robot_next:
-                    table.robot_due = robot_next
+                table.robot_due = robot_next
+                tx.write()
+                outcome = Outcome(table.id, table.version)
                 game_number = table.game_number
         except OperationalError as err:
             log.warning("command failed: database busy", extra={"invite": invite})
@@ -782,28 +847,7 @@ class TableService:
             self.on_robot_turn(outcome.table_id)
         return outcome
 
-    def _load(self, session: Session, invite: str, lock: bool, fresh: bool = False) -> TableRow:
-        if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
-            raise NotFound("Esa mesa no existe.", "no_table")
-        table = self._select_table(session, "invite", invite, lock, fresh)
-        if table is None:
-            raise NotFound("Esa mesa no existe.", "no_table")
-        return table
-
-    def _select_table(
-        self, session: Session, column: str, key: Any, lock: bool = False, fresh: bool = False
-    ) -> TableRow | None:
-        """The table (by "invite" or "id") with its seats, in one statement
-        (the state columns are deferred: see `_committed`). PostgreSQL locks
-        the table's row only."""
-        query = _TABLE_BY[column, lock and not self.db.is_sqlite]
-        options = {"populate_existing": True} if fresh else {}
-        found: TableRow | None = (
-            session.scalars(query, {"key": key}, execution_options=options).unique().first()
-        )
-        return found
-
-    def _snap(self, conn: Connection, invite: str, column: str = "invite") -> _TableSnap:
+    def _snap(self, conn: Connection, invite: str, column: str = "invite") -> TableRecord:
         if column == "invite" and (not isinstance(invite, str) or not 8 <= len(invite) <= 64):
             raise NotFound("Esa mesa no existe.", "no_table")
         found = self._select_snap(conn, column, invite)
@@ -811,14 +855,18 @@ class TableService:
             raise NotFound("Esa mesa no existe.", "no_table")
         return found
 
-    def _select_snap(self, conn: Connection, column: str, key: Any) -> _TableSnap | None:
-        """The table (by "invite" or "id") and its seats, in one statement."""
-        rows = conn.execute(_SNAP_BY[column], {"key": key}).all()
+    def _select_snap(
+        self, conn: Connection, column: str, key: Any, lock: bool = False
+    ) -> TableRecord | None:
+        """The table (by "invite" or "id") and its seats, in one statement;
+        `lock`: for a command (PostgreSQL locks the table's row)."""
+        query = _LOCK_BY[column] if lock and not self.db.is_sqlite else _SNAP_BY[column]
+        rows = conn.execute(query, {"key": key}).all()
         if not rows:
             return None
         first = rows[0]
-        seats = tuple(
-            _SeatSnap(
+        seats = [
+            SeatRecord(
                 id=r.seat_id,
                 position=r.seat_position,
                 name=r.seat_name,
@@ -829,8 +877,8 @@ class TableService:
             )
             for r in rows
             if r.seat_id is not None
-        )
-        return _TableSnap(
+        ]
+        return TableRecord(
             id=first.id,
             invite=first.invite,
             status=first.status,
@@ -839,12 +887,14 @@ class TableService:
             game_number=first.game_number,
             partner_position=first.partner_position,
             turn_since=first.turn_since,
+            last_action_at=first.last_action_at,
+            robot_due=bool(first.robot_due),
             seats=seats,
         )
 
     def _read_table(
         self, conn: Connection, column: str, key: Any
-    ) -> tuple[_TableSnap, eng.GameState | None] | None:
+    ) -> tuple[TableRecord, eng.GameState | None] | None:
         """A table and its committed state, for reading."""
         for _ in range(READ_TRIES):
             table = self._select_snap(conn, column, key)
@@ -858,7 +908,7 @@ class TableService:
 
     def _read_invite(
         self, conn: Connection, invite: str
-    ) -> tuple[_TableSnap, eng.GameState | None]:
+    ) -> tuple[TableRecord, eng.GameState | None]:
         if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
             raise NotFound("Esa mesa no existe.", "no_table")
         found = self._read_table(conn, "invite", invite)
@@ -866,49 +916,40 @@ class TableService:
             raise NotFound("Esa mesa no existe.", "no_table")
         return found
 
-    def _log(
-        self,
-        session: Session,
-        table: TableRow,
-        position: int | None,
-        kind: str,
-        payload: dict[str, Any],
-    ) -> None:
-        session.add(
-            ActionLogRow(
-                table_id=table.id,
-                version=table.version + 1,
-                game_number=table.game_number,
-                position=position,
-                kind=kind,
-                payload=payload,
-                created_at=self.clock.now(),
-            )
+    def _log(self, tx: TableTx, position: int | None, kind: str, payload: dict[str, Any]) -> None:
+        table = tx.table
+        tx.log_rows.append(
+            {
+                "table_id": table.id,
+                "version": table.version + 1,
+                "game_number": table.game_number,
+                "position": position,
+                "kind": kind,
+                "payload": payload,
+                "created_at": self.clock.now(),
+            }
         )
 
-    def _state(self, session: Session, table: TableRow) -> eng.GameState:
-        state = self._current_state(session, table)
+    def _state(self, tx: TableTx) -> eng.GameState:
+        state = self._current_state(tx)
         if state is None:
             raise Conflict("La partida todavía no empezó.", "not_started")
         return state
 
-    def _current_state(self, session: Session, table: TableRow) -> eng.GameState | None:
+    def _current_state(self, tx: TableTx) -> eng.GameState | None:
         """In a command: the state as the command has left it so far."""
-        if _PENDING in session.info:
-            pending: eng.GameState | None = session.info[_PENDING]
-            return pending
-        state = self._committed(session, table)
-        session.info[_PENDING] = state
+        if tx.state is _UNSET:
+            tx.state = self._committed(tx.conn, tx.table)
+        state: eng.GameState | None = tx.state
         return state
 
-    def _save(
-        self, session: Session, table: TableRow, state: eng.GameState, turn_started: bool = False
-    ) -> None:
-        before = self._current_state(session, table)
-        table.state = live_state_to_dict(state)
+    def _save(self, tx: TableTx, state: eng.GameState, turn_started: bool = False) -> None:
+        table = tx.table
+        before = self._current_state(tx)
+        tx.state_json = live_state_to_dict(state)
         if before is None or before.finished_rounds != state.finished_rounds:
-            table.rounds = rounds_to_list(state.finished_rounds)
-        session.info[_PENDING] = state
+            tx.rounds_json = rounds_to_list(state.finished_rounds)
+        tx.state = state
         if turn_started or before is None or before.round.turn != state.turn:
             table.turn_since = self.clock.now()
         if state.phase is eng.Phase.GAME_OVER and table.status == TableStatus.PLAYING:
@@ -917,8 +958,9 @@ class TableService:
     def _shuffle(self) -> tuple[eng.Card, ...]:
         return eng.shuffled_deck(self.rng)
 
-    def _begin_game(self, session: Session, table: TableRow) -> None:
-        self._current_state(session, table)  # the game before, if any (for _save)
+    def _begin_game(self, tx: TableTx) -> None:
+        table = tx.table
+        self._current_state(tx)  # the game before, if any (for _save)
         order = self._play_order(table)
         for game_seat, seat in enumerate(order):
             seat.game_seat = game_seat
@@ -927,10 +969,9 @@ class TableService:
         state = eng.new_game(rules, len(order), deck, first_dealer=0)
         table.game_number += 1
         table.status = TableStatus.PLAYING.value
-        self._save(session, table, state, turn_started=True)
+        self._save(tx, state, turn_started=True)
         self._log(
-            session,
-            table,
+            tx,
             0,
             "start",
             {
@@ -941,7 +982,7 @@ class TableService:
             },
         )
 
-    def _play_order(self, table: TableRow) -> list[SeatRow]:
+    def _play_order(self, table: TableRecord) -> list[SeatRecord]:
         """Engine seats in play order. The creator deals first (seat 0); with
         four, the chosen partner sits opposite (seat 2)."""
         seats = sorted(table.seats, key=lambda s: s.position)
@@ -954,7 +995,7 @@ class TableService:
         others = [s for s in seats[1:] if s is not partner]
         return [seats[0], others[0], partner, others[1]]
 
-    def _next_partner(self, table: TableRow) -> int:
+    def _next_partner(self, table: TableRecord) -> int:
         """CAMBIAR: the creator's next partner, in turn among the other three."""
         others = sorted(s.position for s in table.seats if s.position != 0)
         current = table.partner_position
@@ -962,18 +1003,17 @@ class TableService:
             current = self._play_order(table)[2].position
         return others[(others.index(current) + 1) % len(others)]
 
-    def _play(self, session: Session, table: TableRow, seat: SeatRow, action: eng.Action) -> None:
-        state = self._state(session, table)
+    def _play(self, tx: TableTx, seat: SeatRecord, action: eng.Action) -> None:
+        state = self._state(tx)
         if seat.game_seat is None:
             raise Forbidden("No juegas en esta partida.", "not_playing")
         try:
             state, _ = eng.apply(state, seat.game_seat, action)
         except eng.IllegalAction as err:
             raise Conflict(err.message, err.code) from err
-        self._save(session, table, state)
+        self._save(tx, state)
         self._log(
-            session,
-            table,
+            tx,
             seat.position,
             "action",
             {"seat": seat.game_seat, "action": action.to_dict()},
@@ -981,25 +1021,24 @@ class TableService:
 
     def _end(
         self,
-        session: Session,
-        table: TableRow,
+        tx: TableTx,
         reason: eng.EndReason,
         loser_seat: int | None,
         by_position: int,
         loser_position: int | None = None,
     ) -> None:
+        table = tx.table
         if table.status != TableStatus.PLAYING:
             raise Conflict("No hay una partida en juego.", "not_playing")
-        state = self._state(session, table)
+        state = self._state(tx)
         try:
             state, _ = eng.end_game(state, reason, loser_seat)
         except eng.IllegalAction as err:
             raise Conflict(err.message, err.code) from err
-        self._save(session, table, state)
+        self._save(tx, state)
         table.status = TableStatus.FINISHED.value
         self._log(
-            session,
-            table,
+            tx,
             by_position,
             "end",
             {"reason": reason.value, "loser_seat": loser_seat, "loser_position": loser_position},
@@ -1008,10 +1047,10 @@ class TableService:
     # ------------------------------------------------------------------
     # Who is acting
 
-    def _seat(self, table: TableRow, token: str | None) -> SeatRow | None:
+    def _seat(self, table: TableRecord, token: str | None) -> SeatRecord | None:
         return _find_seat(table.seats, token)
 
-    def _player(self, table: TableRow, token: str | None) -> SeatRow:
+    def _player(self, table: TableRecord, token: str | None) -> SeatRecord:
         seat = self._seat(table, token)
         if seat is None:
             raise Forbidden("No estás sentado en esta mesa.", "not_seated")
@@ -1021,9 +1060,7 @@ class TableService:
             raise Forbidden("No juegas en esta partida.", "not_playing")
         return seat
 
-    def _require_creator_in_lobby(
-        self, session: Session, table: TableRow, token: str | None
-    ) -> SeatRow:
+    def _require_creator_in_lobby(self, table: TableRecord, token: str | None) -> SeatRecord:
         seat = self._seat(table, token)
         if seat is None or seat.position != 0:
             raise Forbidden("Solo quien creó la mesa puede hacer eso.", "not_creator")
@@ -1031,7 +1068,7 @@ class TableService:
             raise Conflict("La partida ya empezó.", "already_started")
         return seat
 
-    def _free_position(self, table: _TableLike) -> int | None:
+    def _free_position(self, table: TableRecord) -> int | None:
         taken = {s.position for s in table.seats}
         return next((p for p in range(MAX_SEATS) if p not in taken), None)
 
@@ -1048,7 +1085,7 @@ class TableService:
             raise Invalid("El nombre tiene caracteres no válidos.", "bad_name")
         return name
 
-    def _robot_on_turn(self, table: _TableLike, state: eng.GameState | None) -> bool:
+    def _robot_on_turn(self, table: TableRecord, state: eng.GameState | None) -> bool:
         if table.status != TableStatus.PLAYING or state is None:
             return False
         if state.phase is not eng.Phase.PLAYING:
@@ -1056,7 +1093,7 @@ class TableService:
         turn = state.round.turn
         return any(s.game_seat == turn and s.robot is not None for s in table.seats)
 
-    def _absent_seat(self, table: _TableLike, state: eng.GameState | None) -> int | None:
+    def _absent_seat(self, table: TableRecord, state: eng.GameState | None) -> int | None:
         """The engine seat on turn, if a person has let it sit over 48 hours."""
         if table.status != TableStatus.PLAYING or state is None:
             return None
@@ -1071,14 +1108,14 @@ class TableService:
             return None
         return int(turn)
 
-    def _names(self, table: _TableLike) -> list[str]:
+    def _names(self, table: TableRecord) -> list[str]:
         seats = [s for s in table.seats if s.game_seat is not None]
         return [s.name for s in sorted(seats, key=lambda s: s.game_seat or 0)]
 
     # ------------------------------------------------------------------
     # Pages
 
-    def _seat_info(self, table: _TableLike, seat: _SeatLike, you: _SeatLike | None) -> SeatInfo:
+    def _seat_info(self, table: TableRecord, seat: SeatRecord, you: SeatRecord | None) -> SeatInfo:
         return SeatInfo(
             position=seat.position,
             name=seat.name,
@@ -1090,7 +1127,7 @@ class TableService:
             rematch_accepted=seat.rematch,
         )
 
-    def _committed(self, db: Session | Connection, table: _TableLike) -> eng.GameState | None:
+    def _committed(self, db: Connection, table: TableRecord) -> eng.GameState | None:
         """The committed state of a table row as loaded (its version): from
         this process's cache, or else from the row, parsed once per version.
         Raises `_Moved` if the row has moved on since it was loaded."""
@@ -1142,8 +1179,8 @@ class TableService:
 
     def _page(
         self,
-        table: _TableLike,
-        you: _SeatLike | None,
+        table: TableRecord,
+        you: SeatRecord | None,
         chat: Sequence[ChatLine],
         state: eng.GameState | None,
     ) -> TablePage:
@@ -1196,7 +1233,7 @@ class TableService:
         )
 
 
-def _find_seat(seats: Sequence[_SeatT], token: str | None) -> _SeatT | None:
+def _find_seat(seats: Sequence[SeatRecord], token: str | None) -> SeatRecord | None:
     """The seat that holds `token`, if any."""
     if not token or len(token) > 128:
         return None
@@ -1204,7 +1241,7 @@ def _find_seat(seats: Sequence[_SeatT], token: str | None) -> _SeatT | None:
     return next((s for s in seats if s.token_hash == digest), None)
 
 
-def _has_game(table: _TableLike) -> bool:
+def _has_game(table: TableRecord) -> bool:
     """A game was started at this table (so it has a state): the state is
     first saved by the command that makes the first game."""
     return table.game_number > 0
