@@ -10,6 +10,7 @@ a clear message.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import random
@@ -19,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from sqlalchemy import Connection, Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import OperationalError
@@ -112,16 +113,20 @@ _ROUNDS_AT = select(_T.c.rounds).where(*_AT_VERSION)
 _ROW_AT = select(_T.c.id).where(*_AT_VERSION)
 _TABLE_COLUMNS = tuple(c for c in _T.c if c.name not in ("state", "rounds", "created_at"))
 _SEAT_COLUMNS = ("id", "position", *_SEAT_FIELDS)
-_SNAP_BY = {
-    column: select(*_TABLE_COLUMNS, *(_S.c[c].label(f"seat_{c}") for c in _SEAT_COLUMNS))
+_SNAP_BY_ID = (
+    select(*_TABLE_COLUMNS, *(_S.c[c].label(f"seat_{c}") for c in _SEAT_COLUMNS))
     .select_from(_T.outerjoin(_S, _S.c.table_id == _T.c.id))
-    .where(_T.c[column] == bindparam("key"))
+    .where(_T.c.id == bindparam("key"))
     .order_by(_S.c.position)
+)
+# A table's id and version, by "invite" or "id": all a read needs when the
+# table at that version is in the cache. A command's load locks the row on
+# PostgreSQL (SQLite's writers queue for its write lock; it has no FOR UPDATE).
+_VERSION_BY = {
+    column: select(_T.c.id, _T.c.version).where(_T.c[column] == bindparam("key"))
     for column in ("invite", "id")
 }
-# A command's load: PostgreSQL locks the table's row (SQLite's writers queue
-# for the database's write lock instead; it has no FOR UPDATE).
-_LOCK_BY = {column: query.with_for_update(of=_T) for column, query in _SNAP_BY.items()}
+_LOCK_BY = {column: query.with_for_update() for column, query in _VERSION_BY.items()}
 # The writes of a command (TableTx.write): the SET clause is the keys given.
 _UPDATE_TABLE = update(_T).where(
     _T.c.id == bindparam("key_id"), _T.c.version == bindparam("key_version")
@@ -223,6 +228,8 @@ class TableTx:
         if self.rounds_json is not _UNSET:
             changes["rounds"] = self.rounds_json
         if changes:
+            if table.version == self._table_before[2]:
+                raise RuntimeError("a table changed without a new version")  # see _Lru use
             done = conn.execute(
                 _UPDATE_TABLE, {"key_id": table.id, "key_version": self._table_before[2], **changes}
             )
@@ -249,6 +256,10 @@ class TableTx:
             conn.execute(_INSERT_LOG, self.log_rows)
         if self.chat_rows:
             conn.execute(_INSERT_CHAT, self.chat_rows)
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 class _Moved(Exception):
@@ -293,6 +304,29 @@ class Outcome:
     version: int
 
 
+class _Lru(Generic[_K, _V]):
+    """A small thread-safe LRU map (the service's caches of committed data)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[_K, _V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: _K) -> _V | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: _K, value: _V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            if len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
 class TableService:
     def __init__(
         self,
@@ -312,17 +346,16 @@ class TableService:
         # Shuffles come from the OS's CSPRNG unless a test injects a seed.
         self.rng = rng or random.SystemRandom()
         self.on_robot_turn = on_robot_turn
-        # Committed states by (table id, version), for reads and commands
-        # alike: a version names exactly one committed state, so an entry
-        # never goes stale (a command checks the row's version under the lock
-        # before it uses one, and only a committed state is ever put here).
-        # The finished rounds of a game by (table id, game number, count):
-        # within a game they only grow, so these never go stale either.
-        self._states: OrderedDict[tuple[int, int], eng.GameState] = OrderedDict()
-        self._rounds: OrderedDict[tuple[int, int, int], tuple[eng.RoundSummary, ...]] = (
-            OrderedDict()
-        )
-        self._states_lock = threading.Lock()
+        # Committed tables (with their seats) and states by (table id,
+        # version), for reads and commands alike: every change to a table's
+        # row or seats bumps its version, so a version names exactly one
+        # committed row and state and an entry never goes stale (a command
+        # reads the row's version under the lock before it uses one, and only
+        # committed data is ever put here). The finished rounds of a game by
+        # (table id, game number, count): within a game they only grow.
+        self._tables: _Lru[tuple[int, int], TableRecord] = _Lru(STATE_CACHE)
+        self._states: _Lru[tuple[int, int], eng.GameState] = _Lru(STATE_CACHE)
+        self._rounds: _Lru[tuple[int, int, int], tuple[eng.RoundSummary, ...]] = _Lru(ROUNDS_CACHE)
 
     # ------------------------------------------------------------------
     # Creating and joining
@@ -832,12 +865,14 @@ class TableService:
                 table.robot_due = robot_next
                 tx.write()
                 outcome = Outcome(table.id, table.version)
-                game_number = table.game_number
         except OperationalError as err:
             log.warning("command failed: database busy", extra={"invite": invite})
             raise Busy("La mesa está ocupada: prueba otra vez.", "busy") from err
-        if state is not None and bump_version:  # committed: the next version's state
-            self._remember(outcome.table_id, outcome.version, game_number, state)
+        if bump_version:  # committed: the next version's table and state
+            if not tx.new_seats:  # (a new seat's id is known once read back)
+                self._tables.put((table.id, table.version), table)
+            if state is not None:
+                self._remember(table.id, table.version, table.game_number, state)
         log.info(
             "command",
             extra={"table_id": outcome.table_id, "version": outcome.version, "invite": invite},
@@ -858,10 +893,26 @@ class TableService:
     def _select_snap(
         self, conn: Connection, column: str, key: Any, lock: bool = False
     ) -> TableRecord | None:
-        """The table (by "invite" or "id") and its seats, in one statement;
-        `lock`: for a command (PostgreSQL locks the table's row)."""
-        query = _LOCK_BY[column] if lock and not self.db.is_sqlite else _SNAP_BY[column]
-        rows = conn.execute(query, {"key": key}).all()
+        """The table (by "invite" or "id") and its seats: its id and version
+        in one small statement, the rest from the cache of committed tables
+        or else in one more. `lock`: for a command, which gets its own copy
+        (PostgreSQL locks the table's row)."""
+        query = _LOCK_BY if lock and not self.db.is_sqlite else _VERSION_BY
+        probe = conn.execute(query[column], {"key": key}).first()
+        if probe is None:
+            return None
+        table = self._tables.get((probe.id, probe.version))
+        if table is None:
+            table = self._load_table(conn, probe.id)
+            if table is None:
+                return None
+            if table.version == probe.version:
+                self._tables.put((table.id, table.version), table)
+        return _copy_table(table) if lock else table
+
+    def _load_table(self, conn: Connection, table_id: int) -> TableRecord | None:
+        """The table's row and seats, in one statement."""
+        rows = conn.execute(_SNAP_BY_ID, {"key": table_id}).all()
         if not rows:
             return None
         first = rows[0]
@@ -1133,12 +1184,9 @@ class TableService:
         Raises `_Moved` if the row has moved on since it was loaded."""
         if not _has_game(table):
             return None
-        key = (table.id, table.version)
-        with self._states_lock:
-            state = self._states.get(key)
-            if state is not None:
-                self._states.move_to_end(key)
-                return state
+        state = self._states.get((table.id, table.version))
+        if state is not None:
+            return state
         same = {"id": table.id, "version": table.version}
         data = db.scalar(_STATE_AT, same)
         if data is None:
@@ -1150,8 +1198,7 @@ class TableService:
         else:
             count = stored_rounds_count(data)
             rounds_key = (table.id, table.game_number, count)
-            with self._states_lock:
-                rounds = self._rounds.get(rounds_key) if count else ()
+            rounds = self._rounds.get(rounds_key) if count else ()
             if rounds is None:
                 stored = db.scalar(_ROUNDS_AT, same)
                 if stored is None and db.scalar(_ROW_AT, same) is None:
@@ -1165,17 +1212,10 @@ class TableService:
         self, table_id: int, version: int, game_number: int, state: eng.GameState
     ) -> None:
         """Keep a committed state (and its finished rounds) for later."""
-        rounds_key = (table_id, game_number, len(state.finished_rounds))
-        with self._states_lock:
-            self._states[(table_id, version)] = state
-            self._states.move_to_end((table_id, version))
-            if len(self._states) > STATE_CACHE:
-                self._states.popitem(last=False)
-            if state.finished_rounds:
-                self._rounds[rounds_key] = state.finished_rounds
-                self._rounds.move_to_end(rounds_key)
-                if len(self._rounds) > ROUNDS_CACHE:
-                    self._rounds.popitem(last=False)
+        self._states.put((table_id, version), state)
+        if state.finished_rounds:
+            rounds_key = (table_id, game_number, len(state.finished_rounds))
+            self._rounds.put(rounds_key, state.finished_rounds)
 
     def _page(
         self,
@@ -1239,6 +1279,11 @@ def _find_seat(seats: Sequence[SeatRecord], token: str | None) -> SeatRecord | N
         return None
     digest = hash_token(token)
     return next((s for s in seats if s.token_hash == digest), None)
+
+
+def _copy_table(table: TableRecord) -> TableRecord:
+    """A command's working copy of a (cached, shared) committed table."""
+    return dataclasses.replace(table, seats=[dataclasses.replace(s) for s in table.seats])
 
 
 def _has_game(table: TableRecord) -> bool:
