@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import orjson
 from fastapi import APIRouter, Depends, Path, Query, Request, status
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from escoba import engine as eng
@@ -18,8 +19,10 @@ from escoba.web.service import Invalid, TableService
 router = APIRouter(prefix="/api", tags=["api"])
 
 
-# The API's dependencies are coroutines: they only read the request, and a
-# plain function would cost each request a trip to the thread pool.
+# The routes and their dependencies are coroutines: the service's calls are
+# short, and on the event loop they cost a third of what they cost with a trip
+# to the thread pool and back, where they fight the loop for the GIL
+# (bench/RESULTS-load.md).
 async def _service(request: Request) -> TableService:
     ctx: AppContext = request.app.state.ctx
     return ctx.service
@@ -225,48 +228,55 @@ def _seat_out(request: Request, invite: str, token: str, position: int) -> SeatO
 
 
 @router.post("/tables", status_code=status.HTTP_201_CREATED, responses=ERRORS)
-def create_table(body: CreateIn, service: ServiceDep, request: Request) -> SeatOut:
+async def create_table(body: CreateIn, service: ServiceDep, request: Request) -> SeatOut:
     """Open a table; you take the first seat and deal the first round."""
     joined = service.create_table(body.name, body.target)
     return _seat_out(request, joined.invite, joined.token, joined.position)
 
 
 @router.post("/tables/{invite}/seats", status_code=status.HTTP_201_CREATED, responses=ERRORS)
-def join_table(invite: Invite, body: JoinIn, service: ServiceDep, request: Request) -> SeatOut:
+async def join_table(
+    invite: Invite, body: JoinIn, service: ServiceDep, request: Request
+) -> SeatOut:
     """Take a free seat before the game starts."""
     joined = service.join(invite, body.name)
     return _seat_out(request, joined.invite, joined.token, joined.position)
 
 
 @router.get("/tables/{invite}", responses=ERRORS, response_model=TableOut)
-def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> JSONResponse:
+async def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> Response:
     """The table as your seat sees it (a spectator's view without a token)."""
-    return JSONResponse(table_json(service.page(invite, token, with_chat=False)))
+    body = orjson.dumps(table_json(service.page(invite, token, with_chat=False)))
+    return Response(body, media_type="application/json")
 
 
 @router.post("/tables/{invite}/robots", responses=ERRORS)
-def add_robot(invite: Invite, body: RobotIn, service: ServiceDep, token: TokenDep) -> OkOut:
+async def add_robot(invite: Invite, body: RobotIn, service: ServiceDep, token: TokenDep) -> OkOut:
     return OkOut(version=service.add_robot(invite, token, body.version, body.robot).version)
 
 
 @router.post("/tables/{invite}/robots/remove", responses=ERRORS)
-def remove_robot(invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+async def remove_robot(
+    invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep
+) -> OkOut:
     return OkOut(version=service.remove_robot(invite, token, body.version, body.position).version)
 
 
 @router.post("/tables/{invite}/partner", responses=ERRORS)
-def choose_partner(invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+async def choose_partner(
+    invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep
+) -> OkOut:
     """LAS PAREJAS: with four, the creator's partner sits opposite."""
     return OkOut(version=service.choose_partner(invite, token, body.version, body.position).version)
 
 
 @router.post("/tables/{invite}/start", responses=ERRORS)
-def start(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+async def start(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
     return OkOut(version=service.start(invite, token, body.version).version)
 
 
 @router.post("/tables/{invite}/actions", responses=ERRORS)
-def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep) -> OkOut:
+async def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep) -> OkOut:
     """Play a card (`play`: with `capture` to take cards, empty to leave it on
     the table) or take the 15 that was left (`claim`, with `group`)."""
     try:
@@ -277,42 +287,44 @@ def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep) -> Ok
 
 
 @router.post("/tables/{invite}/next-round", responses=ERRORS)
-def next_round(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+async def next_round(
+    invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
+) -> OkOut:
     """SIGUIENTE RONDA."""
     return OkOut(version=service.next_round(invite, token, body.version).version)
 
 
 @router.post("/tables/{invite}/abandon", responses=ERRORS)
-def abandon(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+async def abandon(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
     """ABANDONAR: your side loses and the game ends."""
     return OkOut(version=service.abandon(invite, token, body.version).version)
 
 
 @router.post("/tables/{invite}/absence", responses=ERRORS)
-def absence(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+async def absence(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
     """TERMINAR POR AUSENCIA, once the player on turn has been idle over 48 hours."""
     return OkOut(version=service.end_for_absence(invite, token, body.version).version)
 
 
 @router.post("/tables/{invite}/rematch", responses=ERRORS)
-def rematch(invite: Invite, body: RematchIn, service: ServiceDep, token: TokenDep) -> OkOut:
+async def rematch(invite: Invite, body: RematchIn, service: ServiceDep, token: TokenDep) -> OkOut:
     return OkOut(version=service.accept_rematch(invite, token, body.version, body.pairs).version)
 
 
 @router.get("/tables/{invite}/chat", responses=ERRORS)
-def read_chat(
+async def read_chat(
     invite: Invite, service: ServiceDep, after: Annotated[int, Query(ge=0)] = 0
 ) -> list[ChatOut]:
     return [_chat_out(line) for line in service.chat_lines(invite, after)]
 
 
 @router.post("/tables/{invite}/chat", status_code=status.HTTP_201_CREATED, responses=ERRORS)
-def write_chat(invite: Invite, body: ChatIn, service: ServiceDep, token: TokenDep) -> OkOut:
+async def write_chat(invite: Invite, body: ChatIn, service: ServiceDep, token: TokenDep) -> OkOut:
     """Seated players write; spectators read only."""
     return OkOut(version=service.chat(invite, token, body.text).version)
 
 
 @router.get("/tables/{invite}/record", responses=ERRORS)
-def record(invite: Invite, service: ServiceDep) -> dict[str, Any]:
+async def record(invite: Invite, service: ServiceDep) -> dict[str, Any]:
     """The game record (`escoba-record/1`) once the game is over."""
     return service.record(invite)

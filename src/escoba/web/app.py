@@ -92,6 +92,7 @@ def create_app(
             await runner.stop()
         broker.close()
         hub.stop()
+        limiter.close()
         db.dispose()
 
     app = FastAPI(
@@ -158,8 +159,7 @@ def create_app(
     async def events(invite: str) -> LiveStream:
         """Server-sent events: `update` with the table's new version after each
         change. Fetch your own view on each one; no card travels here."""
-        table_id = await asyncio.to_thread(service.table_id, invite)
-        return LiveStream(broker, table_id)
+        return LiveStream(broker, service.table_id(invite))
 
     app.include_router(api.router)
     app.include_router(html.router)

@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, cast
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
@@ -25,9 +26,18 @@ from escoba.web.models import SecretRow
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
 
+def _json_dumps(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+# The JSON columns (a game's state is rewritten by every move) with orjson.
+JSON_CODEC: dict[str, Any] = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
+
+
 def _sqlite_engine(url: str, immediate: bool, synchronous: str = "FULL") -> Engine:
     engine = create_engine(
         url,
+        **JSON_CODEC,
         connect_args={"check_same_thread": False, "timeout": 30},
         pool_size=8,
         max_overflow=16,
@@ -43,9 +53,11 @@ def _sqlite_engine(url: str, immediate: bool, synchronous: str = "FULL") -> Engi
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    if immediate:  # the writers' engine; readers run each statement on its own
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(conn: Any) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
 
@@ -65,9 +77,19 @@ class Database:
             self.read_engine = _sqlite_engine(url, immediate=False, synchronous=sync)
         else:
             self.write_engine = create_engine(
-                url, pool_size=10, max_overflow=20, pool_pre_ping=True
+                url, pool_size=5, max_overflow=10, pool_pre_ping=True, **JSON_CODEC
             )
-            self.read_engine = self.write_engine
+            # Reads run each statement on its own (no BEGIN/COMMIT round
+            # trips): the service's reads are made safe against a commit in
+            # between (TableService._committed checks the version it read).
+            self.read_engine = create_engine(
+                url,
+                pool_size=5,
+                max_overflow=10,
+                pool_pre_ping=True,
+                isolation_level="AUTOCOMMIT",
+                **JSON_CODEC,
+            )
         self._write_lock = threading.Lock() if self.is_sqlite else None
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
 
@@ -89,9 +111,9 @@ class Database:
 
     @contextmanager
     def snapshot(self) -> Iterator[Connection]:
-        """A read transaction on a plain connection, without an ORM session:
-        for the hot reads, which build no mapped objects."""
-        with self.read_engine.connect() as conn, conn.begin():
+        """A plain connection for the hot reads, which build no mapped
+        objects; each statement sees the newest committed data."""
+        with self.read_engine.connect() as conn:
             yield conn
 
     def migrate(self) -> None:

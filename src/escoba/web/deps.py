@@ -27,7 +27,7 @@ class AppContext:
     signer: URLSafeSerializer
 
 
-def get_context(request: Request) -> AppContext:
+async def get_context(request: Request) -> AppContext:
     ctx: AppContext = request.app.state.ctx
     return ctx
 
@@ -35,7 +35,7 @@ def get_context(request: Request) -> AppContext:
 ContextDep = Annotated[AppContext, Depends(get_context)]
 
 
-def get_service(ctx: ContextDep) -> TableService:
+async def get_service(ctx: ContextDep) -> TableService:
     return ctx.service
 
 

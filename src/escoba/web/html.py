@@ -711,7 +711,7 @@ VersionForm = Annotated[int, Form()]
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request) -> HTMLResponse:
+async def home(request: Request) -> HTMLResponse:
     body = render_page(
         "home.html", lang_of(request), error=None, name=None, target=None, next_path="/"
     )
@@ -719,7 +719,7 @@ def home(request: Request) -> HTMLResponse:
 
 
 @router.post("/lang")
-def choose_language(
+async def choose_language(
     ctx: ContextDep,
     lang: Annotated[str, Form()] = "",
     next_path: Annotated[str, Form(alias="next")] = "/",
@@ -741,7 +741,7 @@ def choose_language(
 
 
 @router.post("/tables")
-def create_table(
+async def create_table(
     request: Request,
     ctx: ContextDep,
     name: Annotated[str, Form(max_length=200)] = "",
@@ -766,17 +766,17 @@ def create_table(
 
 
 @router.get("/t/{invite}", response_class=HTMLResponse)
-def table_page(invite: str, request: Request, ctx: ContextDep) -> HTMLResponse:
+async def table_page(invite: str, request: Request, ctx: ContextDep) -> HTMLResponse:
     return show_table(request, ctx, invite)
 
 
 @router.get("/t/{invite}/board", response_class=HTMLResponse)
-def board(invite: str, request: Request, ctx: ContextDep) -> HTMLResponse:
+async def board(invite: str, request: Request, ctx: ContextDep) -> HTMLResponse:
     return show_table(request, ctx, invite, fragment=True)
 
 
 @router.get("/t/{invite}/continue/{token}")
-def continue_seat(invite: str, token: str, request: Request, ctx: ContextDep) -> Response:
+async def continue_seat(invite: str, token: str, request: Request, ctx: ContextDep) -> Response:
     """The link the API hands out with a seat: it opens that seat here."""
     try:
         seat = ctx.service.seat_for(invite, token)
@@ -794,7 +794,7 @@ def continue_seat(invite: str, token: str, request: Request, ctx: ContextDep) ->
 
 
 @router.post("/t/{invite}/join")
-def join(
+async def join(
     invite: str, request: Request, ctx: ContextDep, name: Annotated[str, Form(max_length=200)] = ""
 ) -> Response:
     try:
@@ -810,7 +810,7 @@ def join(
 
 
 @router.post("/t/{invite}/robots")
-def add_robot(
+async def add_robot(
     invite: str,
     request: Request,
     ctx: ContextDep,
@@ -823,7 +823,7 @@ def add_robot(
 
 
 @router.post("/t/{invite}/robots/remove")
-def remove_robot(
+async def remove_robot(
     invite: str,
     request: Request,
     ctx: ContextDep,
@@ -836,7 +836,7 @@ def remove_robot(
 
 
 @router.post("/t/{invite}/partner")
-def choose_partner(
+async def choose_partner(
     invite: str,
     request: Request,
     ctx: ContextDep,
@@ -849,7 +849,7 @@ def choose_partner(
 
 
 @router.post("/t/{invite}/start")
-def start(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
+async def start(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
     return after_command(request, ctx, invite, lambda t: ctx.service.start(invite, t, version))
 
 
@@ -874,7 +874,7 @@ def parse_claim(group: str) -> Claim:
 
 
 @router.post("/t/{invite}/play")
-def play(
+async def play(
     invite: str,
     request: Request,
     ctx: ContextDep,
@@ -890,7 +890,7 @@ def play(
 
 
 @router.post("/t/{invite}/claim")
-def claim(
+async def claim(
     invite: str,
     request: Request,
     ctx: ContextDep,
@@ -904,25 +904,27 @@ def claim(
 
 
 @router.post("/t/{invite}/next-round")
-def next_round(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
+async def next_round(
+    invite: str, request: Request, ctx: ContextDep, version: VersionForm
+) -> Response:
     return after_command(request, ctx, invite, lambda t: ctx.service.next_round(invite, t, version))
 
 
 @router.post("/t/{invite}/leave")
-def leave(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
+async def leave(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
     """ABANDONAR and SALIR DEL JUEGO: both end the game as a loss."""
     return after_command(request, ctx, invite, lambda t: ctx.service.abandon(invite, t, version))
 
 
 @router.post("/t/{invite}/absence")
-def absence(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
+async def absence(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
     return after_command(
         request, ctx, invite, lambda t: ctx.service.end_for_absence(invite, t, version)
     )
 
 
 @router.post("/t/{invite}/rematch")
-def rematch(
+async def rematch(
     invite: str,
     request: Request,
     ctx: ContextDep,
@@ -935,7 +937,7 @@ def rematch(
 
 
 @router.post("/t/{invite}/chat")
-def chat(
+async def chat(
     invite: str,
     request: Request,
     ctx: ContextDep,
@@ -945,7 +947,7 @@ def chat(
 
 
 @router.post("/t/{invite}/design")
-def choose_design(
+async def choose_design(
     invite: str,
     request: Request,
     ctx: ContextDep,

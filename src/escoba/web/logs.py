@@ -4,12 +4,13 @@ a record's `extra`. `ESCOBA_LOG_FORMAT=text` gives plain lines instead."""
 
 from __future__ import annotations
 
-import json
 import logging
 import logging.config
 import os
 from datetime import UTC, datetime
 from typing import Any
+
+import orjson
 
 # the attributes every LogRecord has; anything else came in through `extra`
 _STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "taskName"}
@@ -29,7 +30,7 @@ class JsonFormatter(logging.Formatter):
                 out[key] = value if isinstance(value, int | float | bool | None) else str(value)
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, ensure_ascii=False)
+        return orjson.dumps(out, default=str).decode()
 
 
 def log_config(fmt: str = "json", level: str = "INFO") -> dict[str, Any]:

@@ -28,8 +28,6 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
-import anyio.to_thread
-
 from escoba.web.limits import Limiter
 from escoba.web.settings import Settings
 
@@ -162,11 +160,7 @@ class GuardMiddleware:
                 digest = hashlib.sha256(seat.encode()).hexdigest()[:40]
                 keys.append((f"act:seat:{digest}", s.rate_act_per_seat))
                 kinds[keys[-1][0]] = "seat"
-        limiter = self.limiter
-        if limiter.blocking:
-            over = await anyio.to_thread.run_sync(lambda: limiter.hit(keys, s.rate_window_seconds))
-        else:
-            over = limiter.hit(keys, s.rate_window_seconds)
+        over = self.limiter.hit(keys, s.rate_window_seconds)
         return None if over is None else kinds[over]
 
 
