@@ -300,6 +300,43 @@ def test_acting_is_rate_limited_per_seat_and_per_ip(settings: Settings, clock: M
         assert r.status_code == 429 and "conexión" in r.json()["message"]
 
 
+def test_a_broken_rate_limiter_does_not_take_the_site_down(
+    settings: Settings, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the counters' store fails, requests are served (and it is logged)."""
+    from escoba.web import limits
+
+    def broken(self: object, keys: object, window_seconds: int) -> str | None:
+        raise ConnectionError("counters unreachable")
+
+    if settings.database_url.startswith("sqlite"):
+        monkeypatch.setattr(limits.MemoryLimiter, "hit", broken)
+    else:
+        monkeypatch.setattr(limits.DatabaseLimiter, "hit", broken)
+    with _html_client(_limited(settings, rate_join_per_ip=1), clock) as client:
+        codes = [client.post("/api/tables", json={"name": "Ana"}).status_code for _ in range(3)]
+    assert codes == [201, 201, 201]
+
+
+def test_a_lost_database_connection_is_a_503_that_asks_to_try_again(
+    site: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    from escoba.web.service import TableService
+
+    def dropped(*args: object, **kwargs: object) -> None:
+        raise OperationalError("SELECT 1", {}, ConnectionError("server closed the connection"))
+
+    invite = site.post("/api/tables", json={"name": "Ana"}).json()["invite"]
+    monkeypatch.setattr(TableService, "page", dropped)
+    r = site.get(f"/api/tables/{invite}")
+    assert r.status_code == 503 and r.json()["error"] == "busy"
+    assert "prueba otra vez" in r.json()["message"]
+    page = site.get(f"/t/{invite}")
+    assert page.status_code == 503 and "prueba otra vez" in page.text
+
+
 def test_rate_limits_are_shared_by_processes(
     settings: Settings, clock: ManualClock, db_url: str
 ) -> None:

@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from itsdangerous import URLSafeSerializer
+from sqlalchemy.exc import OperationalError
 
 from escoba.web import api, html
 from escoba.web.clock import Clock, SystemClock
@@ -26,7 +27,7 @@ from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimi
 from escoba.web.live import Broker, Hub, LiveStream, make_bridge
 from escoba.web.robots import InlineRobots, RobotRunner
 from escoba.web.security import GuardMiddleware
-from escoba.web.service import RobotBrain, ServiceError, TableService
+from escoba.web.service import Busy, RobotBrain, ServiceError, TableService
 from escoba.web.settings import Settings
 
 log = logging.getLogger("escoba.web")
@@ -113,6 +114,14 @@ def create_app(
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
         return HTMLResponse(_error_page(exc.message), status_code=exc.status)
+
+    @app.exception_handler(OperationalError)
+    async def database_unavailable(request: Request, exc: OperationalError) -> Response:
+        """The database dropped a connection (a restart) or cannot be reached:
+        nothing was written; the pool renews its connections."""
+        log.warning("database unavailable", extra={"path": request.url.path})
+        busy = Busy("El servidor no llegó a la base de datos: prueba otra vez.", "busy")
+        return await service_error(request, busy)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:

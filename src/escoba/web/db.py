@@ -76,8 +76,11 @@ class Database:
             self.write_engine = _sqlite_engine(url, immediate=True, synchronous=sync)
             self.read_engine = _sqlite_engine(url, immediate=False, synchronous=sync)
         else:
+            # No ping before each use (a round trip per request): a connection
+            # the server dropped fails once, the pool is then renewed, and the
+            # request gets a 503 that asks to try again (escoba.web.app).
             self.write_engine = create_engine(
-                url, pool_size=5, max_overflow=10, pool_pre_ping=True, **JSON_CODEC
+                url, pool_size=5, max_overflow=10, pool_recycle=1800, **JSON_CODEC
             )
             # Reads run each statement on its own (no BEGIN/COMMIT round
             # trips): the service's reads are made safe against a commit in
@@ -86,7 +89,7 @@ class Database:
                 url,
                 pool_size=5,
                 max_overflow=10,
-                pool_pre_ping=True,
+                pool_recycle=1800,
                 isolation_level="AUTOCOMMIT",
                 **JSON_CODEC,
             )

@@ -45,34 +45,41 @@ class DatabaseLimiter:
                 db.url,
                 pool_size=2,
                 max_overflow=8,
-                pool_pre_ping=True,
+                pool_recycle=1800,
                 isolation_level="AUTOCOMMIT",
                 connect_args={"options": "-c synchronous_commit=off"},
             )
-        insert = (sqlite_insert if db.is_sqlite else pg_insert)(RateLimitRow).values(
-            key=bindparam("key"), slot=bindparam("slot"), hits=1
-        )
-        same = RateLimitRow.slot == insert.excluded.slot
-        # built once: a check is one prepared upsert per key, no ORM session
-        self._upsert = insert.on_conflict_do_update(
-            index_elements=[RateLimitRow.key],
-            set_={"hits": _case(same, RateLimitRow.hits + 1, 1), "slot": insert.excluded.slot},
-        ).returning(RateLimitRow.hits)
+        self._upserts: dict[int, Any] = {}  # by number of keys, each made once
         self._purge = delete(RateLimitRow).where(RateLimitRow.slot < bindparam("before"))
         self._last_purge = 0
 
+    def _upsert(self, count: int) -> Any:
+        """One statement that counts `count` keys (bind parameters k0, k1…)."""
+        statement = self._upserts.get(count)
+        if statement is None:
+            insert = (sqlite_insert if self.db.is_sqlite else pg_insert)(RateLimitRow).values(
+                [
+                    {"key": bindparam(f"k{i}"), "slot": bindparam("slot"), "hits": 1}
+                    for i in range(count)
+                ]
+            )
+            same = RateLimitRow.slot == insert.excluded.slot
+            statement = insert.on_conflict_do_update(
+                index_elements=[RateLimitRow.key],
+                set_={"hits": _case(same, RateLimitRow.hits + 1, 1), "slot": insert.excluded.slot},
+            ).returning(RateLimitRow.key, RateLimitRow.hits)
+            self._upserts[count] = statement
+        return statement
+
     def hit(self, keys: list[tuple[str, int]], window_seconds: int) -> str | None:
         window = int(time.time() // window_seconds)
-        over = None
+        params: dict[str, Any] = {f"k{i}": key for i, (key, _limit) in enumerate(keys)}
         with self._engine.begin() as conn:
-            for key, limit in keys:
-                hits = conn.execute(self._upsert, {"key": key, "slot": window}).scalar_one()
-                if hits > limit and over is None:
-                    over = key
+            counts = dict(conn.execute(self._upsert(len(keys)), params | {"slot": window}).all())
             if window - self._last_purge > 1:  # old windows, now and then
                 self._last_purge = window
                 conn.execute(self._purge, {"before": window - 1})
-        return over
+        return next((key for key, limit in keys if counts[key] > limit), None)
 
     def close(self) -> None:
         if self._engine is not self.db.write_engine:

@@ -160,7 +160,11 @@ class GuardMiddleware:
                 digest = hashlib.sha256(seat.encode()).hexdigest()[:40]
                 keys.append((f"act:seat:{digest}", s.rate_act_per_seat))
                 kinds[keys[-1][0]] = "seat"
-        over = self.limiter.hit(keys, s.rate_window_seconds)
+        try:
+            over = self.limiter.hit(keys, s.rate_window_seconds)
+        except Exception:  # the counters' store is down: serve rather than refuse all
+            log.exception("rate limiter unavailable", extra={"path": path})
+            return None
         return None if over is None else kinds[over]
 
 
