@@ -10,9 +10,7 @@ import threading
 import time
 from typing import Any, Protocol
 
-from sqlalchemy import bindparam, create_engine, delete
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import bindparam, create_engine, delete, text
 
 from escoba.web.db import Database
 from escoba.web.models import RateLimitRow
@@ -54,20 +52,18 @@ class DatabaseLimiter:
         self._last_purge = 0
 
     def _upsert(self, count: int) -> Any:
-        """One statement that counts `count` keys (bind parameters k0, k1…)."""
+        """One statement that counts `count` keys (bind parameters k0, k1…):
+        plain SQL, the same on SQLite and PostgreSQL, compiled once."""
         statement = self._upserts.get(count)
         if statement is None:
-            insert = (sqlite_insert if self.db.is_sqlite else pg_insert)(RateLimitRow).values(
-                [
-                    {"key": bindparam(f"k{i}"), "slot": bindparam("slot"), "hits": 1}
-                    for i in range(count)
-                ]
+            rows = ", ".join(f"(:k{i}, :slot, 1)" for i in range(count))
+            statement = text(
+                f"INSERT INTO rate_limits (key, slot, hits) VALUES {rows} "
+                "ON CONFLICT (key) DO UPDATE SET "
+                "hits = CASE WHEN rate_limits.slot = excluded.slot "
+                "THEN rate_limits.hits + 1 ELSE 1 END, slot = excluded.slot "
+                "RETURNING key, hits"
             )
-            same = RateLimitRow.slot == insert.excluded.slot
-            statement = insert.on_conflict_do_update(
-                index_elements=[RateLimitRow.key],
-                set_={"hits": _case(same, RateLimitRow.hits + 1, 1), "slot": insert.excluded.slot},
-            ).returning(RateLimitRow.key, RateLimitRow.hits)
             self._upserts[count] = statement
         return statement
 
@@ -84,12 +80,6 @@ class DatabaseLimiter:
     def close(self) -> None:
         if self._engine is not self.db.write_engine:
             self._engine.dispose()
-
-
-def _case(condition: Any, then: Any, otherwise: Any) -> Any:
-    from sqlalchemy import case
-
-    return case((condition, then), else_=otherwise)
 
 
 class MemoryLimiter:
