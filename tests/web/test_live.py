@@ -91,3 +91,28 @@ def test_robots_play_by_themselves_without_blocking_requests(live_server: str) -
             time.sleep(0.05)
         assert len(table["view"]["history"]) >= 3
         assert [a["seat"] for a in table["view"]["history"][:3]] == [1, 2, 3]
+
+
+def test_only_quiet_streams_are_pinged_and_the_loop_delivers_at_once() -> None:
+    """Pings go to streams that sent nothing for the ping period, a stream at
+    a time, never to all at once; a publication from the loop itself wakes
+    its streams without a round through the loop."""
+    import asyncio
+
+    from escoba.web.live import Broker
+
+    async def scenario() -> None:
+        broker = Broker(ping_seconds=15)
+        broker.bind(asyncio.get_running_loop())
+        quiet, busy = broker.attach(1), broker.attach(2)
+        now = time.monotonic()
+        quiet.last_sent, busy.last_sent = now - 20, now - 1
+        assert broker.ping_quiet(now) == 1
+        assert quiet.ping and quiet.wake.is_set()
+        assert not busy.ping and not busy.wake.is_set()
+        assert broker.ping_quiet(now) == 0  # pinged once until it is sent
+        broker.publish(2, 7)
+        assert busy.pending and busy.version == 7 and busy.wake.is_set()
+        broker.close()
+
+    asyncio.run(scenario())

@@ -25,36 +25,41 @@ from starlette.responses import Response
 log = logging.getLogger("escoba.live")
 
 CHANNEL = "escoba_live"
+PING_TICKS = 5  # the pinger looks for quiet streams this often per ping period
 
 
 class Subscription:
     """One open stream: the newest version it has not sent yet (a slow client
     skips to the latest table instead of queueing stale ones)."""
 
-    __slots__ = ("closed", "pending", "ping", "version", "wake")
+    __slots__ = ("closed", "last_sent", "pending", "ping", "version", "wake")
 
     def __init__(self) -> None:
         self.version = 0
         self.pending = False  # news not sent yet (a chat line keeps the version)
         self.ping = False
         self.closed = False
+        self.last_sent = time.monotonic()
         self.wake = asyncio.Event()
 
 
 class Broker:
     """In-process fan-out from publishers (any thread) to the open streams
-    (the event loop). One timer pings every stream (proxies close idle
-    connections); nothing else runs per connection but its own response."""
+    (the event loop). One timer pings the streams that have been quiet for
+    `ping_seconds` (proxies close idle connections), a few at each tick, never
+    all at once; nothing else runs per connection but its own response."""
 
     def __init__(self, ping_seconds: float = 15.0) -> None:
         self._subscribers: dict[int, set[Subscription]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread = 0
         self._ping_seconds = ping_seconds
         self._pinger: asyncio.Task[None] | None = None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """From the event loop, at start-up."""
         self._loop = loop
+        self._loop_thread = threading.get_ident()
         if self._ping_seconds > 0:
             self._pinger = loop.create_task(self._ping())
 
@@ -62,7 +67,10 @@ class Broker:
         loop = self._loop
         if loop is None or loop.is_closed():
             return
-        loop.call_soon_threadsafe(self.deliver, table_id, version)
+        if threading.get_ident() == self._loop_thread:
+            self.deliver(table_id, version)  # a route on the loop: no wake-up needed
+        else:
+            loop.call_soon_threadsafe(self.deliver, table_id, version)
 
     def deliver(self, table_id: int, version: int) -> None:
         for sub in self._subscribers.get(table_id, ()):
@@ -88,11 +96,20 @@ class Broker:
 
     async def _ping(self) -> None:
         while True:
-            await asyncio.sleep(self._ping_seconds)
-            for subs in self._subscribers.values():
-                for sub in subs:
+            await asyncio.sleep(self._ping_seconds / PING_TICKS)
+            self.ping_quiet(time.monotonic())
+
+    def ping_quiet(self, now: float) -> int:
+        """Ping the streams that sent nothing for `ping_seconds`; how many."""
+        quiet = now - self._ping_seconds
+        pinged = 0
+        for subs in self._subscribers.values():
+            for sub in subs:
+                if sub.last_sent <= quiet and not sub.ping:
                     sub.ping = True
                     sub.wake.set()
+                    pinged += 1
+        return pinged
 
     def close(self) -> None:
         """At shutdown: every stream ends (browsers reconnect elsewhere)."""
@@ -152,6 +169,7 @@ class LiveStream(Response):
                     sub.ping = False
                     body += b": ping\n\n"
                 if body:
+                    sub.last_sent = time.monotonic()
                     await send({"type": "http.response.body", "body": body, "more_body": True})
             with suppress(Exception):
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
