@@ -436,8 +436,10 @@ class Load:
 
 async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
     env = {"ESCOBA_LOG_LEVEL": args.log_level}
-    if args.db == "sqlite" and args.workers > 1:
+    if (args.db == "sqlite" and args.workers > 1) or args.redis:
         env["ESCOBA_REDIS_URL"] = args.redis_url
+    if args.redis:
+        env["ESCOBA_LIVE_BACKEND"] = "redis"
     if args.sqlite_synchronous:
         env["ESCOBA_SQLITE_SYNCHRONOUS"] = args.sqlite_synchronous
     if args.no_rate_limits:
@@ -539,6 +541,9 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--pg-url", default=PG_DEFAULT, help="a database the bench may drop")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
+    parser.add_argument(
+        "--redis", action="store_true", help="rate limits and live updates through Redis"
+    )
     parser.add_argument("--sqlite-synchronous", default="", help="FULL (default) or NORMAL")
     parser.add_argument("--no-rate-limits", action="store_true")
     parser.add_argument("--log-level", default="INFO")

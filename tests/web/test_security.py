@@ -337,6 +337,40 @@ def test_a_lost_database_connection_is_a_503_that_asks_to_try_again(
     assert page.status_code == 503 and "prueba otra vez" in page.text
 
 
+def test_database_counters_batch_far_from_a_limit_and_are_exact_near_it(db_url: str) -> None:
+    """Far from a limit a check costs no database write (the counts go in
+    batches); near it, two processes' limiters on one database count exactly."""
+    from sqlalchemy import select
+
+    from escoba.web.db import Database
+    from escoba.web.limits import DatabaseLimiter
+    from escoba.web.models import RateLimitRow
+
+    db = Database(db_url)
+    db.migrate()
+    one, two = DatabaseLimiter(db, flush_seconds=3600), DatabaseLimiter(db, flush_seconds=3600)
+
+    def stored(key: str) -> int | None:
+        with db.snapshot() as conn:
+            hits: int | None = conn.scalar(select(RateLimitRow.hits).where(RateLimitRow.key == key))
+            return hits
+
+    try:
+        for _ in range(10):
+            assert one.hit([("far", 1000)], 60) is None
+        assert stored("far") is None  # counted in memory only
+        one.flush()
+        assert stored("far") == 10
+        # limit 8: from the third request on each check is exact and shared
+        answers = [(one if i % 2 else two).hit([("near", 8)], 60) for i in range(10)]
+        assert answers[:8] == [None] * 8 and answers[8:] == ["near", "near"]
+        assert stored("near") == 10
+    finally:
+        one.close()
+        two.close()
+        db.dispose()
+
+
 def test_rate_limits_are_shared_by_processes(
     settings: Settings, clock: ManualClock, db_url: str
 ) -> None:

@@ -133,9 +133,10 @@ _UPDATE_TABLE = update(_T).where(
 )
 _UPDATE_SEAT = update(_S).where(_S.c.id == bindparam("key_id"))
 _DELETE_SEAT = delete(_S).where(_S.c.id == bindparam("key_id"))
-_INSERT_SEAT = insert(_S)
-_INSERT_LOG = insert(cast(Table, ActionLogRow.__table__))
-_INSERT_CHAT = insert(cast(Table, ChatRow.__table__))
+# inline(): the new rows' ids are not needed (no RETURNING round trip)
+_INSERT_SEAT = insert(_S).inline()
+_INSERT_LOG = insert(cast(Table, ActionLogRow.__table__)).inline()
+_INSERT_CHAT = insert(cast(Table, ChatRow.__table__)).inline()
 _INSERT_TABLE = insert(_T)
 _CHAT_RECENT = select(func.count(ChatRow.id)).where(
     ChatRow.table_id == bindparam("table_id"),
