@@ -116,3 +116,38 @@ def test_only_quiet_streams_are_pinged_and_the_loop_delivers_at_once() -> None:
         broker.close()
 
     asyncio.run(scenario())
+
+
+def test_a_stream_that_was_away_starts_with_the_news(live_server: str) -> None:
+    """With `since` (the page's version) or a browser's `Last-Event-ID` older
+    than the table, the stream's first event is the current version; a client
+    that is up to date hears nothing until the next change."""
+    with _api(live_server) as client:
+        ana = _create(client, "Ana")
+        invite = ana["invite"]
+        old = client.get(f"/api/tables/{invite}").json()["version"]
+        assert client.post(f"/api/tables/{invite}/seats", json={"name": "Beto"}).status_code == 201
+        now = client.get(f"/api/tables/{invite}").json()["version"]
+        assert now > old
+
+        def first_event(url: str, headers: dict[str, str]) -> list[str]:
+            lines: list[str] = []
+            timeout = httpx.Timeout(10, read=1.5)
+            with httpx.Client(base_url=live_server, timeout=timeout) as c:
+                try:
+                    with c.stream("GET", url, headers=headers) as stream:
+                        for line in stream.iter_lines():
+                            if line.startswith(("id:", "data:")):
+                                lines.append(line)
+                            if line.startswith("data:"):
+                                return lines
+                except httpx.ReadTimeout:
+                    pass
+            return lines
+
+        events = f"/t/{invite}/events"
+        assert first_event(f"{events}?since={old}", {}) == [f"id: {now}", f"data: {now}"]
+        assert first_event(events, {"Last-Event-ID": str(old)}) == [f"id: {now}", f"data: {now}"]
+        assert first_event(f"{events}?since={now}", {}) == []  # up to date: quiet
+        assert first_event(events, {}) == []  # no version given: only news from now on
+        assert first_event(events, {"Last-Event-ID": "nonsense"}) == []

@@ -94,7 +94,9 @@ def test_board_on_my_turn_embeds_the_legal_groups() -> None:
     assert "Tu turno" in html and "is-my-turn" in html
     assert "LLEVAR" in html and "DEJAR EN LA MESA" in html
     assert 'hx-disabled-elt="find button"' in html
-    assert 'sse-connect="/t/abc123/events"' in html and 'hx-trigger="sse:update"' in html
+    # the stream knows the version shown, so a reconnecting page catches up
+    assert f'sse-connect="/t/abc123/events?since={page.version}"' in html
+    assert 'hx-trigger="sse:update"' in html
     assert_forms_carry_version(html, 7)
     assert_csp_friendly(html)
 

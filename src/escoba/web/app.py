@@ -11,10 +11,10 @@ import os
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Annotated, Any
 
 import anyio.to_thread
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from itsdangerous import URLSafeSerializer
@@ -169,14 +169,30 @@ def create_app(
         return JSONResponse(body, status_code=200 if ok else 503)
 
     @app.get("/t/{invite}/events", tags=["live"], response_class=LiveStream, status_code=200)
-    async def events(invite: str) -> LiveStream:
+    async def events(
+        invite: str,
+        since: Annotated[int | None, Query(ge=0, description="The version you show.")] = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> LiveStream:
         """Server-sent events: `update` with the table's new version after each
-        change. Fetch your own view on each one; no card travels here."""
-        return LiveStream(broker, service.table_id(invite))
+        change. Fetch your own view on each one; no card travels here. With
+        `since` (or a browser's `Last-Event-ID`) older than the table, the
+        stream starts with an update: a client that was away catches up."""
+        known = [v for v in (since, _int_or_none(last_event_id)) if v is not None]
+        return LiveStream(
+            broker,
+            service.table_id(invite),
+            since=max(known) if known else None,
+            current=lambda: service.version(invite),
+        )
 
     app.include_router(api.router)
     app.include_router(html.router)
     return app
+
+
+def _int_or_none(value: str | None) -> int | None:
+    return int(value) if value is not None and value.isdigit() and len(value) < 12 else None
 
 
 def _error_page(message: str) -> str:

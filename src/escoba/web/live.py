@@ -123,15 +123,27 @@ class Broker:
 
 class LiveStream(Response):
     """`text/event-stream` of one table: `event: update` with the version
-    after each change, a comment line as a ping. Written straight to the ASGI
+    (also its `id`, which a browser sends back as `Last-Event-ID` when it
+    reconnects) after each change, a comment line as a ping. Written straight to the ASGI
     server: per event, one wake-up and one send."""
 
     media_type = "text/event-stream"
 
-    def __init__(self, broker: Broker, table_id: int) -> None:
+    def __init__(
+        self,
+        broker: Broker,
+        table_id: int,
+        since: int | None = None,
+        current: Callable[[], int] | None = None,
+    ) -> None:
+        """`since`: the version the client already shows (its page's, or the
+        `id` of the last event it heard); if the table has moved on, the
+        stream starts with an update, so a client that was away catches up."""
         super().__init__(content=None, media_type=self.media_type)
         self.broker = broker
         self.table_id = table_id
+        self.since = since
+        self.current = current
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         headers = [
@@ -144,6 +156,13 @@ class LiveStream(Response):
             await send({"type": "http.response.body", "body": b""})
             return
         sub = self.broker.attach(self.table_id)
+        if self.since is not None and self.current is not None:
+            # after attaching: a change from now on is heard anyway
+            now = self.current()
+            if now > self.since:
+                sub.version = max(sub.version, now)
+                sub.pending = True
+                sub.wake.set()
 
         async def watch_disconnect() -> None:
             while (await receive())["type"] != "http.disconnect":
@@ -164,7 +183,7 @@ class LiveStream(Response):
                 body = b""
                 if sub.pending:
                     sub.pending = False
-                    body = b"event: update\ndata: %d\n\n" % sub.version
+                    body = b"event: update\nid: %d\ndata: %d\n\n" % (sub.version, sub.version)
                 if sub.ping:
                     sub.ping = False
                     body += b": ping\n\n"
