@@ -458,9 +458,9 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
             rss_streams = server.rss_mb()
             await load.paced(args.rate, args.warmup)
             load.stats = Stats(recording=True)
-            cpu0 = server.cpu_seconds()
+            cpu0, machine0 = server.cpu_seconds(), machine_ticks()
             elapsed = await load.paced(args.rate, args.seconds)
-            cpu = server.cpu_seconds() - cpu0
+            cpu, machine1 = server.cpu_seconds() - cpu0, machine_ticks()
             await asyncio.sleep(1.0)  # the last updates arrive
             paced = load.stats
             load.stats = Stats(recording=True)
@@ -499,6 +499,7 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
         "errors": paced.errors + undelivered,
         "error_kinds": paced.error_kinds,
         "server_cpu_per_action_ms": round(cpu / max(1, paced.actions) * 1000, 2),
+        "machine_during_paced": machine_share(machine0, machine1),
         "saturated_actions_per_s": round(sat_count / sat_s, 1),
         "saturated_p99_ms": round(percentile(sat.action_ms, 99), 2),
         "saturated_errors": sat.errors,
@@ -509,6 +510,30 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
     }
 
 
+def machine_ticks() -> list[int]:
+    """The machine's CPU time by kind (/proc/stat's first line; empty if none)."""
+    try:
+        with open("/proc/stat") as f:
+            return [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return []
+
+
+def machine_share(before: list[int], after: list[int]) -> dict[str, float]:
+    """Percent of the machine's CPU time that was busy, idle, or stolen by the
+    hypervisor (a noisy neighbour: read the run's figures with it)."""
+    if not before or len(before) < 8 or len(after) != len(before):
+        return {}
+    delta = [b - a for a, b in zip(before, after, strict=True)]
+    total = sum(delta[:8]) or 1
+    idle, steal = delta[3] + delta[4], delta[7]
+    return {
+        "busy_pct": round(100 * (total - idle - steal) / total, 1),
+        "idle_pct": round(100 * idle / total, 1),
+        "steal_pct": round(100 * steal / total, 1),
+    }
+
+
 def row(r: dict[str, Any]) -> str:
     a = r["action_ms"]
     return (
@@ -516,15 +541,15 @@ def row(r: dict[str, Any]) -> str:
         f"{r['target_rate']:g} | {r['actions_per_s']} | {a['p50']} / {a['p95']} / {a['p99']} | "
         f"{r['delivery_ms']['p99']} | {r['errors']} | {r['server_cpu_per_action_ms']} | "
         f"{r['saturated_actions_per_s']} | {r['bare_per_s']} | {r['saturated_over_bare']} | "
-        f"{r['rss_mb_with_streams']} |"
+        f"{r['rss_mb_with_streams']} | {r.get('machine_during_paced', {}).get('steal_pct', '')} |"
     )
 
 
 HEADER = (
     "| database | processes | tables | live streams | target actions/s | actions/s | "
     "action ms p50 / p95 / p99 | delivery ms p99 | errors | server CPU ms / action | "
-    "saturated actions/s | bare req/s | saturated ÷ bare | server RSS MB |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    "saturated actions/s | bare req/s | saturated ÷ bare | server RSS MB | steal % |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 

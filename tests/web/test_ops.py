@@ -162,3 +162,33 @@ def test_schemathesis_finds_no_server_error(api_app: object) -> None:
             never_500()
         assert seen > 50
         assert not failures, failures
+
+
+def test_sqlite_checkpoints_run_in_the_background(tmp_path: Path) -> None:
+    """Requests never pay for copying the WAL into the database: a background
+    thread checkpoints (PASSIVE) and stops with the app."""
+    import threading
+    import time
+
+    from escoba.web.db import BACKSTOP_PAGES, Database
+
+    db = Database(f"sqlite:///{tmp_path / 'cp.db'}")
+    db.migrate()
+    with db.snapshot() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == BACKSTOP_PAGES
+    db.start_checkpoints(every=0.05)
+    assert any(t.name == "escoba-checkpoints" for t in threading.enumerate())
+    for i in range(50):
+        with db.write() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO site_secrets (name, value) VALUES (?, ?)", (f"k{i}", "v")
+            )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        busy, frames, copied = db.checkpoint()
+        if frames and copied == frames:
+            break
+        time.sleep(0.05)
+    assert busy == 0 and frames > 0 and copied == frames
+    db.dispose()
+    assert not any(t.name == "escoba-checkpoints" for t in threading.enumerate())

@@ -184,3 +184,28 @@ def test_many_copies_of_one_next_round_deal_once(app_client: TestClient, copies:
     assert table["version"] == version + 1 and table["view"]["phase"] == "playing"
     assert [row.kind for row in service.log(ana.invite)].count("next_round") == 1
     _consistent(service, ana.invite)
+
+
+def test_a_command_writes_only_on_the_version_it_loaded(app_client: TestClient) -> None:
+    """The unit of work's UPDATE carries the version it loaded: if the row
+    moved on underneath (it cannot under the lock; this is the second guard),
+    nothing is written and the command is refused as stale."""
+    from sqlalchemy import text
+
+    from escoba.web.service import Conflict, TableTx
+
+    ana = create(app_client, "Ana")
+    service = service_of(app_client)
+    before = service.version(ana.invite)
+    with pytest.raises(Conflict), service.db.write() as conn:
+        table = service._select_snap(conn, "invite", ana.invite, lock=True)
+        assert table is not None
+        tx = TableTx(conn, table)
+        moved = text("UPDATE tables SET version = version + 5 WHERE id = :id")
+        conn.execute(moved, {"id": table.id})
+        table.version += 1
+        table.partner_position = 1
+        tx.log_rows.append({"table_id": table.id})  # never reached
+        tx.write()
+    assert service.version(ana.invite) == before  # the whole transaction rolled back
+    assert [row.kind for row in service.log(ana.invite)] == ["create"]

@@ -83,6 +83,7 @@ def create_app(
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
         broker.bind(loop)
         hub.start()
+        db.start_checkpoints()
         if isinstance(runner, RobotRunner):
             runner.bind(loop)
             for table_id in await asyncio.to_thread(service.robot_tables):

@@ -1,10 +1,13 @@
 """Connections and transactions. SQLite runs in WAL mode; a write transaction
 begins IMMEDIATE, so two racing writers queue for the lock instead of failing
 half-way with «database is locked». On PostgreSQL a command locks its table row
-(SELECT … FOR UPDATE). Migrations (Alembic) make the schema, in tests too."""
+(SELECT … FOR UPDATE). Reads run each statement on its own (no transaction
+round trips); the service makes them safe against a commit in between.
+Migrations (Alembic) make the schema, in tests too."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from collections.abc import Iterator
@@ -22,6 +25,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from escoba.web.models import SecretRow
 
+log = logging.getLogger("escoba.db")
+
 # the repository's migrations/ (the package is installed in editable mode)
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
@@ -32,6 +37,10 @@ def _json_dumps(value: Any) -> str:
 
 # The JSON columns (a game's state is rewritten by every move) with orjson.
 JSON_CODEC: dict[str, Any] = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
+
+
+BACKSTOP_PAGES = 10_000
+CHECKPOINT_SECONDS = 1.0
 
 
 def _sqlite_engine(url: str, immediate: bool, synchronous: str = "FULL") -> Engine:
@@ -49,6 +58,9 @@ def _sqlite_engine(url: str, immediate: bool, synchronous: str = "FULL") -> Engi
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
+        # Checkpoints run in the background (Database.start_checkpoints); a
+        # writer does one itself only if the WAL grows past ~40 MB.
+        cursor.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
@@ -63,8 +75,9 @@ def _sqlite_engine(url: str, immediate: bool, synchronous: str = "FULL") -> Engi
 
 
 class Database:
-    """The app's two session factories: `write()` for commands, `read()` for
-    pages (on SQLite the read side never takes the write lock)."""
+    """`write()`: a command's transaction on a plain connection; `snapshot()`:
+    a connection for the hot reads; `read()`: an ORM session for the rare ones
+    (on SQLite the read side never takes the write lock)."""
 
     def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
         self.url = url
@@ -94,6 +107,8 @@ class Database:
                 **JSON_CODEC,
             )
         self._write_lock = threading.Lock() if self.is_sqlite else None
+        self._checkpoints: threading.Thread | None = None
+        self._stop = threading.Event()
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
 
     @contextmanager
@@ -152,7 +167,33 @@ class Database:
                 conn.execute(insert(secrets_table), {"name": name, "value": value})
             return str(value)
 
+    def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
+        """SQLite: copy the WAL into the database from a background thread
+        (PASSIVE: it never waits for or blocks a reader or a writer), so no
+        request pays for a checkpoint's writes and syncs."""
+        if not self.is_sqlite or self._checkpoints is not None:
+            return
+
+        def run() -> None:
+            while not self._stop.wait(every):
+                try:
+                    self.checkpoint()
+                except Exception:
+                    log.warning("WAL checkpoint failed", exc_info=True)
+
+        self._checkpoints = threading.Thread(target=run, name="escoba-checkpoints", daemon=True)
+        self._checkpoints.start()
+
+    def checkpoint(self) -> tuple[int, int, int]:
+        """One PASSIVE checkpoint: (busy, WAL frames, frames copied)."""
+        with self.read_engine.connect() as conn:
+            row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+            return int(row[0]), int(row[1]), int(row[2])
+
     def dispose(self) -> None:
+        self._stop.set()
+        if self._checkpoints is not None:
+            self._checkpoints.join(timeout=5)
         self.write_engine.dispose()
         if self.read_engine is not self.write_engine:
             self.read_engine.dispose()

@@ -143,7 +143,7 @@ _CHAT_RECENT = select(func.count(ChatRow.id)).where(
     ChatRow.position == bindparam("position"),
     ChatRow.created_at > bindparam("since"),
 )
-_PLAYING_IDS = select(_T.c.id).where(_T.c.status == "playing")
+_PLAYING_IDS = select(_T.c.id).where(_T.c.status == TableStatus.PLAYING.value)
 _CHAT_AFTER = (
     select(*(ChatRow.__table__.c[c] for c in ("id", "position", "name", "text", "created_at")))
     .where(ChatRow.table_id == bindparam("table_id"), ChatRow.id > bindparam("after"))

@@ -33,7 +33,8 @@ class Settings(BaseSettings):
         description="How often each process looks for robots left on turn (0: never).",
     )
     worker_threads: int = Field(
-        default=4, description="Threads per process for routes that wait on the database."
+        default=4,
+        description="Threads per process for the few routes off the event loop (health, files).",
     )
     absence_hours: float = 48.0
     expiry_days: float = 7.0
