@@ -115,7 +115,19 @@ def test_only_quiet_streams_are_pinged_and_the_loop_delivers_at_once() -> None:
         assert busy.pending and busy.version == 7 and busy.wake.is_set()
         broker.close()
 
-    asyncio.run(scenario())
+    # a loop of its own, in a thread (another test may leave one running here)
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as err:
+            errors.append(err)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive() and not errors, errors
 
 
 def test_a_stream_that_was_away_starts_with_the_news(live_server: str) -> None:

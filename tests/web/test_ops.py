@@ -176,8 +176,10 @@ def test_sqlite_checkpoints_run_in_the_background(tmp_path: Path) -> None:
     db.migrate()
     with db.snapshot() as conn:
         assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == BACKSTOP_PAGES
+    before = set(threading.enumerate())
     db.start_checkpoints(every=0.05)
-    assert any(t.name == "escoba-checkpoints" for t in threading.enumerate())
+    (thread,) = [t for t in threading.enumerate() if t not in before]
+    assert thread.name == "escoba-checkpoints" and thread.is_alive()
     for i in range(50):
         with db.write() as conn:
             conn.exec_driver_sql(
@@ -191,4 +193,4 @@ def test_sqlite_checkpoints_run_in_the_background(tmp_path: Path) -> None:
         time.sleep(0.05)
     assert busy == 0 and frames > 0 and copied == frames
     db.dispose()
-    assert not any(t.name == "escoba-checkpoints" for t in threading.enumerate())
+    assert not thread.is_alive()
