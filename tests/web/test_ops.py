@@ -194,3 +194,20 @@ def test_sqlite_checkpoints_run_in_the_background(tmp_path: Path) -> None:
     assert busy == 0 and frames > 0 and copied == frames
     db.dispose()
     assert not thread.is_alive()
+
+
+def test_a_running_app_collects_young_objects_less_often(settings: Settings) -> None:
+    """The collector's youngest generation runs every GC_YOUNG allocations in
+    a serving process (its pauses were the load benchmark's tail latency)."""
+    import gc
+
+    from escoba.web.app import GC_YOUNG
+
+    old = gc.get_threshold()
+    try:
+        with TestClient(create_app(settings)) as client:
+            assert client.get("/health/live").status_code == 200
+            assert gc.get_threshold()[0] == GC_YOUNG
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()

@@ -32,6 +32,7 @@ from escoba.web.service import Busy, RobotBrain, ServiceError, TableService
 from escoba.web.settings import Settings
 
 log = logging.getLogger("escoba.web")
+GC_YOUNG = 20_000
 
 
 def create_app(
@@ -91,8 +92,12 @@ def create_app(
             runner.start_sweeping()
         log.info("started", extra={"live": hub.backend, "database": db.engine_name})
         # What start-up made lives as long as the process: out of the
-        # collector's sight, its full passes stay short under load.
+        # collector's sight, its full passes stay short under load. A request
+        # makes thousands of short-lived objects and no reference cycles to
+        # speak of, so the youngest generation is collected every 20,000
+        # allocations instead of 700 (−5 % CPU per move, in bench/).
         gc.freeze()
+        gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
         yield
         if isinstance(runner, RobotRunner):
             await runner.stop()
