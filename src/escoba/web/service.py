@@ -167,8 +167,9 @@ class SeatRecord:
 
 @dataclass(slots=True, eq=False)
 class TableRecord:
-    """A table and its seats as read in one statement: a snapshot for a read,
-    the working copy of a command (which writes back what it changed)."""
+    """A table and its seats. For reads, a committed snapshot, shared through
+    the cache and never changed; for a command, its own working copy, which
+    `TableTx` writes back."""
 
     id: int
     invite: str
@@ -863,7 +864,8 @@ class TableService:
                 if game_action:
                     table.last_action_at = self.clock.now()
                 robot_next = self._robot_on_turn(table, state)
-                table.robot_due = robot_next
+                if bump_version:  # (a chat line changes no row of the table)
+                    table.robot_due = robot_next
                 tx.write()
                 outcome = Outcome(table.id, table.version)
         except OperationalError as err:
