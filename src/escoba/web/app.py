@@ -41,7 +41,10 @@ def create_app(
     rng: random.Random | None = None,
     brain: RobotBrain | None = None,
     migrate: bool = True,
+    serving: bool = False,
 ) -> FastAPI:
+    """`serving`: this app is the process's only one (the ASGI entry point),
+    so it may tune the process's garbage collector at start-up."""
     settings = settings or Settings()
     db = Database(settings.sqlalchemy_url, settings.sqlite_synchronous)
     if migrate:
@@ -91,13 +94,8 @@ def create_app(
                 runner.schedule(table_id)
             runner.start_sweeping()
         log.info("started", extra={"live": hub.backend, "database": db.engine_name})
-        # What start-up made lives as long as the process: out of the
-        # collector's sight, its full passes stay short under load. A request
-        # makes thousands of short-lived objects and no reference cycles to
-        # speak of, so the youngest generation is collected every 20,000
-        # allocations instead of 700 (−5 % CPU per move, in bench/).
-        gc.freeze()
-        gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
+        if serving:
+            tune_collector()
         yield
         if isinstance(runner, RobotRunner):
             await runner.stop()
@@ -195,6 +193,17 @@ def create_app(
     app.include_router(api.router)
     app.include_router(html.router)
     return app
+
+
+def tune_collector() -> None:
+    """For a serving process, after start-up. What start-up made lives as
+    long as the process: frozen, out of the collector's sight. A request makes
+    thousands of short-lived objects and few reference cycles, so the youngest
+    generation is collected every GC_YOUNG allocations instead of 700: the
+    collector's pauses were the load benchmark's tail latency (p99 32–175 ms
+    → 9–27 ms, bench/RESULTS-load.md)."""
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
 
 
 def _int_or_none(value: str | None) -> int | None:

@@ -7,4 +7,5 @@ from escoba.web.settings import Settings
 
 _settings = Settings()
 configure(_settings.log_format, _settings.log_level)
-app = create_app(_settings, migrate=False)  # `escoba serve` and `escoba migrate` migrate first
+# `escoba serve` and `escoba migrate` migrate first
+app = create_app(_settings, migrate=False, serving=True)
