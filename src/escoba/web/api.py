@@ -144,44 +144,9 @@ def _chat_out(line: ChatLine) -> ChatOut:
     )
 
 
-def table_out(page: TablePage) -> TableOut:
-    return TableOut(
-        invite=page.invite,
-        status=page.status.value,
-        target=page.target,
-        version=page.version,
-        game_number=page.game_number,
-        seats=[
-            SeatPublic(
-                position=s.position,
-                name=s.name,
-                robot=s.robot,
-                game_seat=s.game_seat,
-                creator=s.is_creator,
-                you=s.is_you,
-            )
-            for s in page.seats
-        ],
-        you=None if page.you is None else page.you.position,
-        names=list(page.names),
-        view=None if page.view is None else page.view.to_dict(),
-        result=page.result_text,
-        can={
-            "join": page.can_join,
-            "start": page.can_start,
-            "manage": page.can_manage,
-            "chat": page.can_chat,
-            "leave": page.can_leave,
-            "next_round": page.can_next_round,
-            "absence": page.absence_available,
-            "rematch": page.rematch_possible and not page.rematch_accepted_by_you,
-        },
-    )
-
-
 def table_json(page: TablePage) -> dict[str, Any]:
-    """`table_out(page)` as JSON-ready data, made without the models (the
-    hot read of every turn)."""
+    """A `TableOut` as JSON-ready data, made without the models (the hot read
+    of every turn; the model stays the route's documented response)."""
     return {
         "invite": page.invite,
         "status": page.status.value,
