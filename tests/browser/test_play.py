@@ -1,6 +1,6 @@
 """The table in a real browser: a whole game by tapping against three robots,
-two players and a spectator with chat and live updates, drag to play, a wrong
-sum, keyboard-only play, both deck designs, phone and desktop, languages, and
+two players and a spectator with chat and live updates, LLEVAR EL 15, drag to
+play, a wrong sum, keyboard-only play, both deck designs, phone and desktop, languages, and
 axe-core on every screen. Screenshots go to test-artifacts/screenshots/
 (docs/screenshots/ with ESCOBA_UPDATE_SCREENSHOTS=1)."""
 
@@ -119,6 +119,76 @@ def test_two_players_and_a_spectator_with_chat_and_live_updates(
             expect(eva.locator(".recent-list li").first).to_be_visible()
     finally:
         for ctx in (ana_ctx, beto_ctx, eva_ctx):
+            ctx.close()
+
+
+def test_llevar_el_15_that_was_left(server: LiveServer, browser: Browser) -> None:
+    """A player leaves on the table a card that made 15; the next player sees
+    LLEVAR EL 15, taps it and takes that 15 before playing."""
+    import json
+
+    ana_ctx, beto_ctx = new_context(browser), new_context(browser)
+    try:
+        ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
+        invite = create_table(ana, server.url, "Ana")
+        beto.goto(f"{server.url}/t/{invite}")
+        beto.fill("#join-name", "Beto")
+        beto.get_by_role("button", name="SENTARME").click()
+        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
+        start_game(ana)
+        expect(beto.locator(".game")).to_be_visible()
+        for _ in range(24):
+            movers = [p for p in (ana, beto) if p.locator("#board .board.is-my-turn").count()]
+            if not movers:
+                for p in (ana, beto):
+                    if p.locator("#board .summary").count():
+                        p.get_by_role("button", name="SIGUIENTE RONDA").click()
+                ana.wait_for_timeout(300)
+                continue
+            mover = movers[0]
+            other = beto if mover is ana else ana
+            groups = mover.eval_on_selector_all(
+                "#hand .hand-card",
+                "els => els.map(e => [e.dataset.card, JSON.parse(e.dataset.groups || '[]')])",
+            )
+            left = next((card for card, g in groups if g), None)
+            card = left or groups[0][0]
+            before = board_version(mover)
+            mover.locator(f'#hand .hand-card[data-card="{card}"]').click()
+            mover.locator("#btn-leave").click()
+            other.wait_for_function(
+                "v => Number(document.querySelector('#board .board').dataset.version) > v",
+                arg=before,
+            )
+            if left is None:
+                continue
+            # the other player may take the 15 that was left, before playing
+            claim = other.locator("#btn-claim")
+            expect(claim).to_be_visible()
+            expect(claim).to_have_text("LLEVAR EL 15")
+            form = other.locator("#claim-form")
+            assert form.get_attribute("data-card") == left
+            claim_groups = json.loads(form.get_attribute("data-groups") or "[]")
+            if len(claim_groups) > 1:  # more than one way: pick the cards
+                for t in claim_groups[0]:
+                    other.locator(f'#table-cards .table-card[data-card="{t}"]').click()
+            taken = [left, *claim_groups[0]]
+            before = board_version(other)
+            claim.click()
+            other.wait_for_function(
+                "v => Number(document.querySelector('#board .board').dataset.version) > v",
+                arg=before,
+            )
+            for n in taken:
+                expect(other.locator(f'#table-cards .table-card[data-card="{n}"]')).to_have_count(0)
+            expect(other.locator("#btn-claim")).to_have_count(0)
+            expect(other.locator(".recent-list li").first).to_contain_text("lleva el 15")
+            expect(other.locator("#turn-banner")).to_have_text("¡Tu turno!")  # still to play
+            shot(other, "llevar-el-15")
+            return
+        pytest.fail("nobody had a 15 to leave in 24 turns")
+    finally:
+        for ctx in (ana_ctx, beto_ctx):
             ctx.close()
 
 
