@@ -918,33 +918,14 @@ class TableService:
         rows = conn.execute(_SNAP_BY_ID, {"key": table_id}).all()
         if not rows:
             return None
-        first = rows[0]
+        # the records' fields are the selected columns (a seat's with "seat_")
         seats = [
-            SeatRecord(
-                id=r.seat_id,
-                position=r.seat_position,
-                name=r.seat_name,
-                robot=r.seat_robot,
-                token_hash=r.seat_token_hash,
-                game_seat=r.seat_game_seat,
-                rematch=bool(r.seat_rematch),
-            )
-            for r in rows
-            if r.seat_id is not None
+            SeatRecord(**{c: row._mapping[f"seat_{c}"] for c in _SEAT_COLUMNS})
+            for row in rows
+            if row.seat_id is not None
         ]
-        return TableRecord(
-            id=first.id,
-            invite=first.invite,
-            status=first.status,
-            target=first.target,
-            version=first.version,
-            game_number=first.game_number,
-            partner_position=first.partner_position,
-            turn_since=first.turn_since,
-            last_action_at=first.last_action_at,
-            robot_due=bool(first.robot_due),
-            seats=seats,
-        )
+        first = rows[0]._mapping
+        return TableRecord(**{c.name: first[c.name] for c in _TABLE_COLUMNS}, seats=seats)
 
     def _read_table(
         self, conn: Connection, column: str, key: Any
