@@ -11,13 +11,9 @@ from typer.testing import CliRunner
 from escoba.cli import app
 from escoba.web.clock import ManualClock
 from escoba.web.db import Database, migrate
+from escoba.web.live import Broker, Hub
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
-
-
-class _Quiet:
-    def publish(self, table_id: int, version: int) -> None:
-        return None
 
 
 def test_expire_command_ends_week_old_tables(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,9 +22,9 @@ def test_expire_command_ends_week_old_tables(db_url: str, monkeypatch: pytest.Mo
     db = Database(db_url)
     # a table whose last action was eight days ago, by the real clock
     old = ManualClock(datetime.now(UTC) - timedelta(days=8))
-    service = TableService(db, settings, old, _Quiet(), rng=random.Random(1))
+    service = TableService(db, settings, old, Hub(Broker()), rng=random.Random(1))
     stale = service.create_table("Ana", 21)
-    fresh = TableService(db, settings, ManualClock(datetime.now(UTC)), _Quiet())
+    fresh = TableService(db, settings, ManualClock(datetime.now(UTC)), Hub(Broker()))
     recent = fresh.create_table("Beto", 21)
 
     monkeypatch.setenv("DATABASE_URL", db_url)

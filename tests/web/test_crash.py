@@ -16,6 +16,7 @@ import pytest
 
 from escoba.web.clock import SystemClock
 from escoba.web.db import Database, migrate
+from escoba.web.live import Broker, Hub
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
 
@@ -25,11 +26,6 @@ pytestmark = pytest.mark.slow
 
 TABLES = 6
 KILLS = 4
-
-
-class _Silent:
-    def publish(self, table_id: int, version: int) -> None:
-        return None
 
 
 def _database(backend: str, tmp_path: Path) -> str:
@@ -150,7 +146,7 @@ def test_no_acknowledged_action_is_lost_when_the_server_is_killed(
     try:
         assert acked_total() >= KILLS * 4 + TABLES
         db = Database(Settings(database_url=url).sqlalchemy_url)
-        service = TableService(db, Settings(database_url=url), SystemClock(), _Silent())
+        service = TableService(db, Settings(database_url=url), SystemClock(), Hub(Broker()))
         for p in players:
             log = {row.version: row for row in service.log(p.invite)}
             for version, kind, action in p.acked:

@@ -5,6 +5,7 @@ another one's sweep."""
 
 from __future__ import annotations
 
+import queue
 import time
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,36 @@ def test_a_move_through_one_process_reaches_the_streams_of_another(
         for listener in listeners:
             listener.close()
         assert max(delays) < DEADLINE, delays
+
+
+@pytest.mark.skipif(PG_URL is None, reason="no PostgreSQL")
+def test_a_commands_notify_leaves_only_when_it_commits() -> None:
+    """PostgreSQL's NOTIFY rides the command's own transaction: a command
+    that fails after announcing sends nothing; NOTIFYs arrive in commit
+    order, so a stray one would be heard before the committed one's."""
+    from escoba.web.db import Database
+    from escoba.web.live import PostgresBridge, wait_connected
+
+    url = fresh_pg_database("escoba_test_notify")
+    assert url is not None
+    heard: queue.Queue[tuple[int, int]] = queue.Queue()
+    listener = PostgresBridge(url)  # another process's bridge: its own origin
+    listener.start(lambda table_id, version: heard.put((table_id, version)))
+    sender = PostgresBridge(url)
+    db = Database(url)
+    try:
+        assert wait_connected(listener, 10)
+        with pytest.raises(RuntimeError, match="failed"), db.write() as conn:
+            sender.send_within(conn, 7, 2)
+            raise RuntimeError("the command failed after announcing")
+        with db.write() as conn:
+            sender.send_within(conn, 7, 3)
+        assert heard.get(timeout=10) == (7, 3)
+        assert heard.empty()
+    finally:
+        listener.stop()
+        sender.stop()
+        db.dispose()
 
 
 @pytest.mark.skipif(PG_URL is None, reason="no PostgreSQL")

@@ -413,12 +413,13 @@ def test_live_events_and_error_pages_name_no_hidden_card(
 
     from escoba.web.clock import SystemClock
     from escoba.web.db import Database, migrate
+    from escoba.web.live import Broker, Hub
     from escoba.web.service import TableService
 
     migrate(settings.sqlalchemy_url)
     server = Server(db_url).start(tmp_path)
     db = Database(settings.sqlalchemy_url)
-    service = TableService(db, settings, SystemClock(), _Silent())
+    service = TableService(db, settings, SystemClock(), Hub(Broker()))
     try:
         client = httpx.Client(base_url=server.base, timeout=10)
         ana = create(client, "Ana")  # type: ignore[arg-type]
@@ -471,8 +472,3 @@ def test_live_events_and_error_pages_name_no_hidden_card(
     finally:
         server.stop()
         db.dispose()
-
-
-class _Silent:
-    def publish(self, table_id: int, version: int) -> None:
-        return None

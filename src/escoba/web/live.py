@@ -20,6 +20,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, Protocol
 
+from sqlalchemy import Connection
 from starlette.responses import Response
 
 log = logging.getLogger("escoba.live")
@@ -198,11 +199,18 @@ class LiveStream(Response):
 
 
 class Bridge(Protocol):
+    """Carries `table_id:version` to the other processes: `send` after the
+    commit, or, for a `transactional` bridge, `send_within` the command's
+    own transaction."""
+
     name: str
+    transactional: bool
 
     def start(self, receive: Callable[[int, int], None]) -> None: ...
 
     def send(self, table_id: int, version: int) -> None: ...
+
+    def send_within(self, conn: Connection, table_id: int, version: int) -> None: ...
 
     def stop(self) -> None: ...
 
@@ -226,9 +234,15 @@ class Hub:
         if self.bridge is not None:
             self.bridge.stop()
 
+    def announce(self, conn: Connection, table_id: int, version: int) -> None:
+        """Inside a command's transaction: a transactional bridge sends here."""
+        if self.bridge is not None and self.bridge.transactional:
+            self.bridge.send_within(conn, table_id, version)
+
     def publish(self, table_id: int, version: int) -> None:
+        """After the commit: the local streams hear; the other bridges send."""
         self.broker.publish(table_id, version)
-        if self.bridge is not None:
+        if self.bridge is not None and not self.bridge.transactional:
             try:
                 self.bridge.send(table_id, version)
             except Exception:  # the move is committed; the other processes catch up
@@ -317,15 +331,16 @@ class _ListenerThread(ABC):
 
 
 class PostgresBridge(_ListenerThread):
-    """LISTEN/NOTIFY on the app's own PostgreSQL."""
+    """LISTEN/NOTIFY on the app's own PostgreSQL. A command's NOTIFY goes in
+    its own transaction (`send_within`): it leaves when the move commits,
+    never before or without it, and costs no round trip of its own."""
 
     name = "postgres"
+    transactional = True
 
     def __init__(self, url: str) -> None:
         super().__init__("escoba-live-pg")
         self._dsn = _libpq_dsn(url)
-        self._send_lock = threading.Lock()
-        self._send_conn: Any = None
 
     def _listen(self) -> None:
         import psycopg
@@ -338,27 +353,13 @@ class PostgresBridge(_ListenerThread):
                     self._handle(note.payload)
 
     def send(self, table_id: int, version: int) -> None:
-        import psycopg
+        raise NotImplementedError("a NOTIFY goes in the command's transaction: send_within")
 
-        payload = _encode(self.origin, table_id, version)
-        with self._send_lock:
-            for attempt in (1, 2):
-                try:
-                    if self._send_conn is None or self._send_conn.closed:
-                        self._send_conn = psycopg.connect(self._dsn, autocommit=True)
-                    self._send_conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
-                    return
-                except psycopg.OperationalError:
-                    self._send_conn = None
-                    if attempt == 2:
-                        raise
-
-    def stop(self) -> None:
-        super().stop()
-        with self._send_lock:
-            if self._send_conn is not None:
-                self._send_conn.close()
-                self._send_conn = None
+    def send_within(self, conn: Connection, table_id: int, version: int) -> None:
+        conn.exec_driver_sql(
+            "SELECT pg_notify(%(channel)s, %(payload)s)",
+            {"channel": CHANNEL, "payload": _encode(self.origin, table_id, version)},
+        )
 
 
 class RedisBridge(_ListenerThread):
@@ -366,6 +367,7 @@ class RedisBridge(_ListenerThread):
     to keep the notifications off the database."""
 
     name = "redis"
+    transactional = False
 
     def __init__(self, url: str) -> None:
         super().__init__("escoba-live-redis")
@@ -392,6 +394,9 @@ class RedisBridge(_ListenerThread):
 
     def send(self, table_id: int, version: int) -> None:
         self._client.publish(CHANNEL, _encode(self.origin, table_id, version))
+
+    def send_within(self, conn: Connection, table_id: int, version: int) -> None:
+        raise NotImplementedError("Redis is not transactional with the database")
 
     def stop(self) -> None:
         super().stop()

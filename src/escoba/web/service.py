@@ -270,7 +270,12 @@ class _Moved(Exception):
 
 
 class Notifier(Protocol):
-    def publish(self, table_id: int, version: int) -> None: ...
+    def announce(self, conn: Connection, table_id: int, version: int) -> None:
+        """Inside the command's transaction, before it commits (PostgreSQL's
+        NOTIFY rides it: sent only if it commits, with no round trip of its own)."""
+
+    def publish(self, table_id: int, version: int) -> None:
+        """Once the command has committed."""
 
 
 class RobotBrain(Protocol):
@@ -404,6 +409,7 @@ class TableService:
                     "created_at": now,
                 },
             )
+            self.notifier.announce(conn, table_id, 1)
         self.notifier.publish(table_id, 1)
         return Joined(invite=invite, token=token, position=0)
 
@@ -867,6 +873,7 @@ class TableService:
                 if bump_version:  # (a chat line changes no row of the table)
                     table.robot_due = robot_next
                 tx.write()
+                self.notifier.announce(conn, table.id, table.version)
                 outcome = Outcome(table.id, table.version)
         except OperationalError as err:
             log.warning("command failed: database busy", extra={"invite": invite})
