@@ -87,6 +87,11 @@ def test_malformed_requests_are_4xx_never_500(app_client: TestClient) -> None:
     assert app_client.get("/api/tables/nope").status_code == 404
     assert app_client.get("/api/tables/" + "x" * 20).status_code == 404
     assert app_client.get("/api/tables/" + "x" * 500).status_code in (404, 422)
+    for after in ("-1", "x", str(2**31), str(2**63)):  # beyond an INTEGER id too
+        r = app_client.get(f"/api/tables/{ana.invite}/chat", params={"after": after})
+        assert r.status_code == 422, (after, r.status_code)
+    r = app_client.get(f"/api/tables/{ana.invite}/chat", params={"after": str(2**31 - 1)})
+    assert r.status_code == 200 and r.json() == []
     r = app_client.post("/api/tables", json={"name": "Ana", "target": 25})
     assert r.status_code == 422
     for name, code in (("", "empty_name"), ("   ", "empty_name"), ("x" * 40, "name_too_long")):

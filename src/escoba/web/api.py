@@ -32,6 +32,8 @@ async def _bearer_token(request: Request) -> str | None:
     return bearer_token(request)
 
 
+MAX_ID = 2**31 - 1  # the largest id of an INTEGER key column
+
 ServiceDep = Annotated[TableService, Depends(_service)]
 TokenDep = Annotated[str | None, Depends(_bearer_token)]
 Invite = Annotated[str, Path(description="The table's invite code, from its link.")]
@@ -278,7 +280,11 @@ async def rematch(invite: Invite, body: RematchIn, service: ServiceDep, token: T
 
 @router.get("/tables/{invite}/chat", responses=ERRORS)
 async def read_chat(
-    invite: Invite, service: ServiceDep, after: Annotated[int, Query(ge=0)] = 0
+    invite: Invite,
+    service: ServiceDep,
+    after: Annotated[
+        int, Query(ge=0, le=MAX_ID, description="Only the lines after this chat line id.")
+    ] = 0,
 ) -> list[ChatOut]:
     return [_chat_out(line) for line in service.chat_lines(invite, after)]
 
