@@ -21,8 +21,11 @@ Phases, all in one run so the figures compare on a noisy machine:
 4. bare: the same concurrency on GET /health/live (no database work): the
    ceiling of the app's HTTP stack on this machine, to compare with 3.
 
-Bounded: every phase has a fixed length, and the server is stopped at the
-end (or on Ctrl-C). Prints one markdown table row and writes JSON next to it.
+Each row also gives the machine's yardstick: a fixed pure-Python loop timed
+before the run (the machines here differ by 2–3× from one session to the
+next, and within one; compare rows by their yardsticks). Bounded: every
+phase has a fixed length, and the server is stopped at the end (or on
+Ctrl-C). Prints one markdown table row and writes JSON next to it.
 """
 
 from __future__ import annotations
@@ -510,6 +513,20 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
     }
 
 
+def yardstick_ms() -> float:
+    """The machine's speed for this kind of work: the best of three runs of a
+    fixed pure-Python loop, in ms (lower is faster). Machines here differ by
+    2–3× from session to session; compare runs with their yardsticks."""
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        total = 0
+        for i in range(2_000_000):
+            total += i
+        best = min(best, time.perf_counter() - t)
+    return round(best * 1000, 1)
+
+
 def machine_ticks() -> list[int]:
     """The machine's CPU time by kind (/proc/stat's first line; empty if none)."""
     try:
@@ -541,15 +558,17 @@ def row(r: dict[str, Any]) -> str:
         f"{r['target_rate']:g} | {r['actions_per_s']} | {a['p50']} / {a['p95']} / {a['p99']} | "
         f"{r['delivery_ms']['p99']} | {r['errors']} | {r['server_cpu_per_action_ms']} | "
         f"{r['saturated_actions_per_s']} | {r['bare_per_s']} | {r['saturated_over_bare']} | "
-        f"{r['rss_mb_with_streams']} | {r.get('machine_during_paced', {}).get('steal_pct', '')} |"
+        f"{r['rss_mb_with_streams']} | {r.get('machine_during_paced', {}).get('steal_pct', '')} | "
+        f"{r.get('yardstick_ms', '')} |"
     )
 
 
 HEADER = (
     "| database | processes | tables | live streams | target actions/s | actions/s | "
     "action ms p50 / p95 / p99 | delivery ms p99 | errors | server CPU ms / action | "
-    "saturated actions/s | bare req/s | saturated ÷ bare | server RSS MB | steal % |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    "saturated actions/s | bare req/s | saturated ÷ bare | server RSS MB | steal % | "
+    "yardstick ms |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -575,9 +594,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="append the result here")
     args = parser.parse_args()
+    yardstick = yardstick_ms()  # before the server starts: a quiet machine
     with tempfile.TemporaryDirectory(prefix="escoba-bench-") as tmp:
         url = prepare_database(args.db, args.pg_url, Path(tmp))
         result = asyncio.run(run(args, url, Path(tmp) / "server.log"))
+    result["yardstick_ms"] = yardstick
     print(HEADER)
     print(row(result))
     print(json.dumps(result))
