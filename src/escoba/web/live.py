@@ -333,7 +333,8 @@ class _ListenerThread(ABC):
 class PostgresBridge(_ListenerThread):
     """LISTEN/NOTIFY on the app's own PostgreSQL. A command's NOTIFY goes in
     its own transaction (`send_within`): it leaves when the move commits,
-    never before or without it, and costs no round trip of its own."""
+    never before or without it, and needs no connection or transaction of
+    its own."""
 
     name = "postgres"
     transactional = True

@@ -272,7 +272,7 @@ class _Moved(Exception):
 class Notifier(Protocol):
     def announce(self, conn: Connection, table_id: int, version: int) -> None:
         """Inside the command's transaction, before it commits (PostgreSQL's
-        NOTIFY rides it: sent only if it commits, with no round trip of its own)."""
+        NOTIFY rides it: sent only if it commits, on no connection of its own)."""
 
     def publish(self, table_id: int, version: int) -> None:
         """Once the command has committed."""
