@@ -157,6 +157,21 @@ def test_chat_limits(app_client: TestClient) -> None:
     assert len(ana.get("/chat")) == 5
 
 
+def test_control_characters_in_chat_and_links_are_harmless(app_client: TestClient) -> None:
+    """PostgreSQL refuses a NUL byte in text: a chat line is cleaned of
+    invisible control characters, and a link with one names no table."""
+    ana, _ = _started(app_client)
+    ana.post("/chat", {"text": "hola\x00 mundo\n¿qué tal?\x07"}, expect=201)
+    assert [line["text"] for line in ana.get("/chat")] == ["hola mundo ¿qué tal?"]
+    _refused(ana, "/chat", {"text": "\x00\x01\n"}, 422, "empty_chat")
+    for path in (f"/api/tables/%00{ana.invite}", f"/api/tables/{ana.invite[:-1]}%00/chat"):
+        assert app_client.get(path).status_code == 404, path
+    for path in (f"/t/%00{ana.invite}", f"/t/{ana.invite}%00/board"):
+        assert app_client.get(path).status_code == 404, path
+    r = app_client.post(f"/api/tables/{ana.invite[:-1]}%00/seats", json={"name": "Luis"})
+    assert r.status_code == 404 and r.json()["error"] == "no_table"
+
+
 def test_the_record_is_only_for_finished_games(app_client: TestClient) -> None:
     ana, _ = _started(app_client)
     r = app_client.get(f"/api/tables/{ana.invite}/record")

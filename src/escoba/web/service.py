@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import logging
 import random
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -594,7 +595,7 @@ class TableService:
         return self._command(invite, token, version, command)
 
     def chat(self, invite: str, token: str | None, text: str) -> Outcome:
-        text = text.strip()
+        text = _clean_chat(text)
         if not text:
             raise Invalid("Escribe algo antes de enviar.", "empty_chat")
         if len(text) > self.settings.chat_max_length:
@@ -850,7 +851,7 @@ class TableService:
         """Run `command` on the locked table. `game_action`: it counts as play
         for expiry; `bump_version`: it changes what a command is made on (a
         chat line does not, so it never makes a player's move stale)."""
-        if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
+        if not _is_invite(invite):
             raise NotFound("Esa mesa no existe.", "no_table")
         try:
             with self.db.write() as conn:
@@ -893,7 +894,7 @@ class TableService:
         return outcome
 
     def _snap(self, conn: Connection, invite: str, column: str = "invite") -> TableRecord:
-        if column == "invite" and (not isinstance(invite, str) or not 8 <= len(invite) <= 64):
+        if column == "invite" and not _is_invite(invite):
             raise NotFound("Esa mesa no existe.", "no_table")
         found = self._select_snap(conn, column, invite)
         if found is None:
@@ -951,7 +952,7 @@ class TableService:
     def _read_invite(
         self, conn: Connection, invite: str
     ) -> tuple[TableRecord, eng.GameState | None]:
-        if not isinstance(invite, str) or not 8 <= len(invite) <= 64:
+        if not _is_invite(invite):
             raise NotFound("Esa mesa no existe.", "no_table")
         found = self._read_table(conn, "invite", invite)
         if found is None:
@@ -1262,6 +1263,22 @@ class TableService:
             rematch_accepted_by_you=me is not None and me.rematch_accepted,
             result_text=_result_text(result, self._names(table), state) if result else None,
         )
+
+
+# what secrets.token_urlsafe makes (and some room): anything else names no
+# table, and never reaches the database (PostgreSQL refuses a NUL byte)
+_INVITE = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def _is_invite(invite: object) -> bool:
+    return isinstance(invite, str) and _INVITE.fullmatch(invite) is not None
+
+
+def _clean_chat(text: str) -> str:
+    """A chat line as it is kept: a line break or tab becomes a space, other
+    invisible control characters go (PostgreSQL refuses a NUL byte)."""
+    kept = (ch if ch.isprintable() else " " if ch.isspace() else "" for ch in text)
+    return "".join(kept).strip()
 
 
 def _find_seat(seats: Sequence[SeatRecord], token: str | None) -> SeatRecord | None:
