@@ -119,9 +119,11 @@ def test_card_positions_after_the_real_shuffle_are_uniform() -> None:
 
 
 @pytest.fixture
-def api_app(tmp_path: Path) -> object:
+def api_app(db_url: str) -> object:
+    """On SQLite and PostgreSQL: they refuse different inputs (PostgreSQL a
+    NUL byte in text, an integer beyond INTEGER's range)."""
     settings_ = Settings(
-        database_url=f"sqlite:///{tmp_path / 'fuzz.db'}",
+        database_url=db_url,
         robot_inline=True,
         robot_delay=0,
         secret_key="fuzz",
