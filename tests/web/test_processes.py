@@ -124,10 +124,10 @@ def test_a_commands_notify_leaves_only_when_it_commits() -> None:
     try:
         assert wait_connected(listener, 10)
         with pytest.raises(RuntimeError, match="failed"), db.write() as conn:
-            sender.send_within(conn, 7, 2)
+            sender.announce(conn, 7, 2)
             raise RuntimeError("the command failed after announcing")
         with db.write() as conn:
-            sender.send_within(conn, 7, 3)
+            sender.announce(conn, 7, 3)
         assert heard.get(timeout=10) == (7, 3)
         assert heard.empty()
     finally:

@@ -199,18 +199,18 @@ class LiveStream(Response):
 
 
 class Bridge(Protocol):
-    """Carries `table_id:version` to the other processes: `send` after the
-    commit, or, for a `transactional` bridge, `send_within` the command's
-    own transaction."""
+    """Carries `table_id:version` to the other processes. A command calls
+    `announce` inside its transaction and `publish` after its commit; each
+    bridge sends at one of the two (PostgreSQL's NOTIFY rides the
+    transaction; Redis is outside it and publishes after the commit)."""
 
     name: str
-    transactional: bool
 
     def start(self, receive: Callable[[int, int], None]) -> None: ...
 
-    def send(self, table_id: int, version: int) -> None: ...
+    def announce(self, conn: Connection, table_id: int, version: int) -> None: ...
 
-    def send_within(self, conn: Connection, table_id: int, version: int) -> None: ...
+    def publish(self, table_id: int, version: int) -> None: ...
 
     def stop(self) -> None: ...
 
@@ -235,16 +235,16 @@ class Hub:
             self.bridge.stop()
 
     def announce(self, conn: Connection, table_id: int, version: int) -> None:
-        """Inside a command's transaction: a transactional bridge sends here."""
-        if self.bridge is not None and self.bridge.transactional:
-            self.bridge.send_within(conn, table_id, version)
+        """Inside a command's transaction."""
+        if self.bridge is not None:
+            self.bridge.announce(conn, table_id, version)
 
     def publish(self, table_id: int, version: int) -> None:
-        """After the commit: the local streams hear; the other bridges send."""
+        """After the commit: the local streams hear at once."""
         self.broker.publish(table_id, version)
-        if self.bridge is not None and not self.bridge.transactional:
+        if self.bridge is not None:
             try:
-                self.bridge.send(table_id, version)
+                self.bridge.publish(table_id, version)
             except Exception:  # the move is committed; the other processes catch up
                 log.exception("live bridge send failed", extra={"table_id": table_id})
 
@@ -332,12 +332,11 @@ class _ListenerThread(ABC):
 
 class PostgresBridge(_ListenerThread):
     """LISTEN/NOTIFY on the app's own PostgreSQL. A command's NOTIFY goes in
-    its own transaction (`send_within`): it leaves when the move commits,
+    its own transaction (`announce`): it leaves when the move commits,
     never before or without it, and needs no connection or transaction of
     its own."""
 
     name = "postgres"
-    transactional = True
 
     def __init__(self, url: str) -> None:
         super().__init__("escoba-live-pg")
@@ -353,14 +352,14 @@ class PostgresBridge(_ListenerThread):
                 for note in conn.notifies(timeout=0.5):
                     self._handle(note.payload)
 
-    def send(self, table_id: int, version: int) -> None:
-        raise NotImplementedError("a NOTIFY goes in the command's transaction: send_within")
-
-    def send_within(self, conn: Connection, table_id: int, version: int) -> None:
+    def announce(self, conn: Connection, table_id: int, version: int) -> None:
         conn.exec_driver_sql(
             "SELECT pg_notify(%(channel)s, %(payload)s)",
             {"channel": CHANNEL, "payload": _encode(self.origin, table_id, version)},
         )
+
+    def publish(self, table_id: int, version: int) -> None:
+        return None  # the NOTIFY went with the commit (announce)
 
 
 class RedisBridge(_ListenerThread):
@@ -368,7 +367,6 @@ class RedisBridge(_ListenerThread):
     to keep the notifications off the database."""
 
     name = "redis"
-    transactional = False
 
     def __init__(self, url: str) -> None:
         super().__init__("escoba-live-redis")
@@ -393,11 +391,11 @@ class RedisBridge(_ListenerThread):
             with suppress(Exception):
                 pubsub.close()
 
-    def send(self, table_id: int, version: int) -> None:
-        self._client.publish(CHANNEL, _encode(self.origin, table_id, version))
+    def announce(self, conn: Connection, table_id: int, version: int) -> None:
+        return None  # Redis is outside the database's transaction: publish
 
-    def send_within(self, conn: Connection, table_id: int, version: int) -> None:
-        raise NotImplementedError("Redis is not transactional with the database")
+    def publish(self, table_id: int, version: int) -> None:
+        self._client.publish(CHANNEL, _encode(self.origin, table_id, version))
 
     def stop(self) -> None:
         super().stop()
