@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import threading
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import create_engine, inspect
 
 from escoba import engine as eng
@@ -170,6 +173,71 @@ def test_control_characters_in_chat_and_links_are_harmless(app_client: TestClien
         assert app_client.get(path).status_code == 404, path
     r = app_client.post(f"/api/tables/{ana.invite[:-1]}%00/seats", json={"name": "Luis"})
     assert r.status_code == 404 and r.json()["error"] == "no_table"
+
+
+# The browser's forms (not in the OpenAPI schema, so not in the schemathesis
+# run): each route with the fields it reads.
+FORMS: list[tuple[str, tuple[str, ...]]] = [
+    ("/lang", ("lang", "next")),
+    ("/tables", ("name", "target")),
+    ("/t/{invite}/join", ("name",)),
+    ("/t/{invite}/robots", ("version", "robot")),
+    ("/t/{invite}/robots/remove", ("version", "position")),
+    ("/t/{invite}/partner", ("version", "position")),
+    ("/t/{invite}/start", ("version",)),
+    ("/t/{invite}/play", ("version", "card", "capture", "mode")),
+    ("/t/{invite}/claim", ("version", "group")),
+    ("/t/{invite}/next-round", ("version",)),
+    ("/t/{invite}/leave", ("version",)),
+    ("/t/{invite}/absence", ("version",)),
+    ("/t/{invite}/rematch", ("version", "pairs")),
+    ("/t/{invite}/chat", ("text",)),
+    ("/t/{invite}/design", ("design",)),
+]
+PAGES = ("/t/{invite}", "/t/{invite}/board", "/t/{invite}/continue/{invite}", "/vendor/{invite}")
+_NASTY = ["\x00", "a\x00b", "\n", "%00", "../", "<script>x</script>", "x" * 5000, "-1", "1e9"]
+_ANY_VALUE = st.one_of(
+    st.text(max_size=40),
+    st.integers(min_value=-(2**70), max_value=2**70).map(str),
+    st.sampled_from(["1D", "7O 8C", "carmen", "keep", "take", "leave", "", *_NASTY]),
+)
+
+
+def test_the_forms_take_any_input_without_a_server_error(app_client: TestClient) -> None:
+    """Generated form posts and page paths, on the real seat (its cookie) or
+    on any text as the table's link: an answer, never a 500."""
+    ana, _ = _started(app_client)
+    app_client.get(f"/t/{ana.invite}/continue/{ana.token}")  # the seat's cookie
+    failures: list[str] = []
+
+    @given(
+        form=st.sampled_from(FORMS),
+        page=st.sampled_from(PAGES),
+        invite=st.one_of(
+            st.just(ana.invite),
+            st.text(max_size=70),
+            st.sampled_from([ana.invite + "\x00", "\x00" + ana.invite, *_NASTY]),
+        ),
+        values=st.lists(st.one_of(st.none(), _ANY_VALUE), min_size=4, max_size=4),
+    )
+    @settings(
+        max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
+    def never_500(
+        form: tuple[str, tuple[str, ...]], page: str, invite: str, values: list[str | None]
+    ) -> None:
+        link = quote(invite, safe="") or "x"
+        path, fields = form
+        data = {f: v for f, v in zip(fields, values, strict=False) if v is not None}
+        r = app_client.post(path.format(invite=link), data=data, follow_redirects=False)
+        if r.status_code >= 500:
+            failures.append(f"POST {path} {invite!r} {data!r}: {r.status_code}")
+        r = app_client.get(page.format(invite=link), follow_redirects=False)
+        if r.status_code >= 500:
+            failures.append(f"GET {page} {invite!r}: {r.status_code}")
+
+    never_500()
+    assert not failures, failures[:10]
 
 
 def test_the_record_is_only_for_finished_games(app_client: TestClient) -> None:
