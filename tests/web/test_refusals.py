@@ -165,7 +165,9 @@ def test_control_characters_in_chat_and_links_are_harmless(app_client: TestClien
     invisible control characters, and a link with one names no table."""
     ana, _ = _started(app_client)
     ana.post("/chat", {"text": "hola\x00 mundo\n¿qué tal?\x07"}, expect=201)
-    assert [line["text"] for line in ana.get("/chat")] == ["hola mundo ¿qué tal?"]
+    ana.post("/chat", {"text": "👨\u200d💻\tjuego"}, expect=201)  # the joiner stays
+    texts = [line["text"] for line in ana.get("/chat")]
+    assert texts == ["hola mundo ¿qué tal?", "👨\u200d💻 juego"]
     _refused(ana, "/chat", {"text": "\x00\x01\n"}, 422, "empty_chat")
     for path in (f"/api/tables/%00{ana.invite}", f"/api/tables/{ana.invite[:-1]}%00/chat"):
         assert app_client.get(path).status_code == 404, path

@@ -17,6 +17,7 @@ import random
 import re
 import secrets
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -1276,8 +1277,11 @@ def _is_invite(invite: object) -> bool:
 
 def _clean_chat(text: str) -> str:
     """A chat line as it is kept: a line break or tab becomes a space, other
-    invisible control characters go (PostgreSQL refuses a NUL byte)."""
-    kept = (ch if ch.isprintable() else " " if ch.isspace() else "" for ch in text)
+    control characters go (PostgreSQL refuses a NUL byte). Format characters
+    stay: the joiner inside an emoji such as 👨‍💻 is one."""
+    kept = (
+        (" " if ch.isspace() else "") if unicodedata.category(ch) == "Cc" else ch for ch in text
+    )
     return "".join(kept).strip()
 
 
