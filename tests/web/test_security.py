@@ -371,6 +371,57 @@ def test_database_counters_batch_far_from_a_limit_and_are_exact_near_it(db_url: 
         db.dispose()
 
 
+def test_counts_on_their_way_to_the_database_still_count(db_url: str) -> None:
+    """A flush takes the counts out of memory before its statement returns:
+    a check in between must not see the key as fresh (it would pass uncounted,
+    the flood's fifth request let through seen in the two-process test)."""
+    import threading
+
+    from sqlalchemy import select
+
+    from escoba.web.db import Database
+    from escoba.web.limits import DatabaseLimiter
+    from escoba.web.models import RateLimitRow
+
+    db = Database(db_url)
+    db.migrate()
+    limiter = DatabaseLimiter(db, flush_seconds=3600)
+    real_add = limiter._add
+    sending, release = threading.Event(), threading.Event()
+
+    def slow_add(counts: dict[str, int], window: int) -> dict[str, int]:
+        if threading.current_thread().name == "flush":
+            sending.set()
+            release.wait(10)
+        return real_add(counts, window)
+
+    limiter._add = slow_add  # type: ignore[method-assign]
+
+    def stored() -> int | None:
+        with db.snapshot() as conn:
+            hits: int | None = conn.scalar(
+                select(RateLimitRow.hits).where(RateLimitRow.key == "flood")
+            )
+            return hits
+
+    try:
+        assert limiter.hit([("flood", 4)], 10**9) is None  # far: in memory
+        flush = threading.Thread(target=limiter.flush, name="flush")
+        flush.start()
+        assert sending.wait(10)
+        # the first count is on its way: this check is near the limit, so exact
+        assert limiter.hit([("flood", 4)], 10**9) is None
+        assert stored() == 1
+        release.set()
+        flush.join(10)
+        assert stored() == 2
+        assert [limiter.hit([("flood", 4)], 10**9) for _ in range(3)] == [None, None, "flood"]
+    finally:
+        release.set()
+        limiter.close()
+        db.dispose()
+
+
 def test_rate_limits_are_shared_by_processes(
     settings: Settings, clock: ManualClock, db_url: str
 ) -> None:

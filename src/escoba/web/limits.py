@@ -124,14 +124,22 @@ class DatabaseLimiter:
         return next((key for key, limit in keys if totals[key] > limit), None)
 
     def _learn(self, totals: dict[str, int], window: int) -> None:
+        """The database's totals, as one statement returned them: a total
+        only grows in its window, so an older answer arriving late (the
+        flush's and a check's statements race) never lowers what is known."""
         with self._lock:
             if window == self._window:
-                self._known.update(totals)
+                for key, total in totals.items():
+                    self._known[key] = max(self._known.get(key, 0), total)
 
     def flush(self) -> None:
-        """Send what was counted here since the last flush."""
+        """Send what was counted here since the last flush. While they are
+        on their way the counts stay known here, so a check meanwhile does
+        not take the key for fresh and wave it through uncounted."""
         with self._lock:
             counts, window, self._unsent = self._unsent, self._window, {}
+            for key, n in counts.items():
+                self._known[key] = self._known.get(key, 0) + n
         if counts:
             self._learn(self._add(counts, window), window)
 
