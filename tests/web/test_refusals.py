@@ -97,9 +97,19 @@ def test_malformed_requests_are_4xx_never_500(app_client: TestClient) -> None:
     assert r.status_code == 200 and r.json() == []
     r = app_client.post("/api/tables", json={"name": "Ana", "target": 25})
     assert r.status_code == 422
-    for name, code in (("", "empty_name"), ("   ", "empty_name"), ("x" * 40, "name_too_long")):
+    for name, code in (
+        ("", "empty_name"),
+        ("   ", "empty_name"),
+        ("x" * 40, "name_too_long"),
+        ("Ana\x00", "bad_name"),
+        ("Ana\u202e", "bad_name"),  # a bidi override: invisible, and it turns text around
+    ):
         r = app_client.post("/api/tables", json={"name": name, "target": 21})
         assert r.status_code == 422 and r.json()["error"] == code
+    r = app_client.post("/api/tables", json={"name": "Ana 👩\u200d💻", "target": 21})
+    assert r.status_code == 201  # the joiner inside an emoji is no bad character
+    seats = app_client.get(f"/api/tables/{r.json()['invite']}").json()["seats"]
+    assert seats[0]["name"] == "Ana 👩\u200d💻"
 
 
 def test_seats_and_lobby_rules(app_client: TestClient) -> None:

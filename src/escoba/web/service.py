@@ -1125,7 +1125,7 @@ class TableService:
                 f"El nombre es muy largo (máximo {self.settings.name_max_length} letras).",
                 "name_too_long",
             )
-        if any(not ch.isprintable() for ch in name):
+        if any(not ch.isprintable() and ch != _JOINER for ch in name):
             raise Invalid("El nombre tiene caracteres no válidos.", "bad_name")
         return name
 
@@ -1273,6 +1273,9 @@ _INVITE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 def _is_invite(invite: object) -> bool:
     return isinstance(invite, str) and _INVITE.fullmatch(invite) is not None
+
+
+_JOINER = "\u200d"  # invisible, but it joins emoji such as 👩‍💻: a name may have it
 
 
 def _clean_chat(text: str) -> str:
