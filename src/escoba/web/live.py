@@ -246,7 +246,7 @@ class Hub:
             try:
                 self.bridge.publish(table_id, version)
             except Exception:  # the move is committed; the other processes catch up
-                log.exception("live bridge send failed", extra={"table_id": table_id})
+                log.exception("live bridge publish failed", extra={"table_id": table_id})
 
     @property
     def backend(self) -> str:
