@@ -467,10 +467,14 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
             await asyncio.sleep(1.0)  # the last updates arrive
             paced = load.stats
             load.stats = Stats(recording=True)
+            cpu0, gen0 = server.cpu_seconds(), time.process_time()
             sat_count, sat_s = await load.saturate(args.concurrency, args.burst)
+            sat_cpu = server.cpu_seconds() - cpu0, time.process_time() - gen0
             sat = load.stats
             await asyncio.sleep(0.5)
+            cpu0, gen0 = server.cpu_seconds(), time.process_time()
             bare_ok, bare_bad, bare_s = await load.bare(args.concurrency, args.burst)
+            bare_cpu = server.cpu_seconds() - cpu0, time.process_time() - gen0
             opened = load.opened
             for task in load.streams:
                 task.cancel()
@@ -506,6 +510,14 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
         "saturated_actions_per_s": round(sat_count / sat_s, 1),
         "saturated_p99_ms": round(percentile(sat.action_ms, 99), 2),
         "saturated_errors": sat.errors,
+        "saturated_cpu_ms_per_action": {
+            "server": round(sat_cpu[0] / max(1, sat_count) * 1000, 3),
+            "generator": round(sat_cpu[1] / max(1, sat_count) * 1000, 3),
+        },
+        "bare_cpu_ms_per_request": {
+            "server": round(bare_cpu[0] / max(1, bare_ok) * 1000, 3),
+            "generator": round(bare_cpu[1] / max(1, bare_ok) * 1000, 3),
+        },
         "bare_per_s": round(bare_ok / bare_s, 1),
         "bare_errors": bare_bad,
         "saturated_over_bare": round(sat_count / sat_s / max(1.0, bare_ok / bare_s), 3),
