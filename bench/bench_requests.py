@@ -11,9 +11,9 @@ back to back for `--seconds` on each kind in turn:
 - bare: GET /health/live (no database work; the same middleware);
 - view: GET /api/tables/{invite}, a seat's view (auth, the table's version
   probe, the view from the cache of committed states);
-- refused: POST of a move made on an old version: everything a move does up
-  to the version check (auth, rate limit, body, the table's load under the
-  write lock), then a 409 and a rollback: nothing is written;
+- refused: POST of a move made on an old version (a double tap, a replayed
+  request): auth, rate limit, the body, then a 409 «stale» from the
+  process's memory of the table's newest version, without the write lock;
 - action: what the load benchmark counts as one action, the seat's view and
   then the move (committed with an fsync on SQLite, four stream events).
 
@@ -72,9 +72,12 @@ async def measure(load: Load, server: Server, kind: str, clients: int, seconds: 
 
     load.stats.errors = 0
     load.stats.error_kinds = {}
+    moves0 = load.stats.actions
     cpu0, gen0, t0 = server.cpu_seconds(), time.process_time(), time.perf_counter()
     await asyncio.gather(*(loop(t) for t in tables))
     wall = time.perf_counter() - t0
+    if kind == "action":  # the moves made (a turn asked of the wrong seat is none)
+        done = load.stats.actions - moves0
     cpu, gen = server.cpu_seconds() - cpu0, time.process_time() - gen0
     return {
         "kind": kind,

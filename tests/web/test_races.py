@@ -209,3 +209,38 @@ def test_a_command_writes_only_on_the_version_it_loaded(app_client: TestClient) 
         tx.write()
     assert service.version(ana.invite) == before  # the whole transaction rolled back
     assert [row.kind for row in service.log(ana.invite)] == ["create"]
+
+
+def test_a_replayed_move_is_refused_without_the_write_lock(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A double tap or a replayed request carries a version the table has left
+    behind: it is refused as stale without taking the write lock, so a flood
+    of them never queues behind the moves. A request on the current version
+    still takes the lock, and is checked under it."""
+    service = service_of(app_client)
+    ana, luis = _started(app_client)
+    actor, _ = _turn(ana, luis)
+    table = actor.table()
+    action = random.choice(table["view"]["legal_actions"])
+    body = {"version": table["version"], "action": action}
+    actor.post("/actions", body)
+
+    writes = 0
+    write = service.db.write
+
+    def counted() -> Any:
+        nonlocal writes
+        writes += 1
+        return write()
+
+    monkeypatch.setattr(service.db, "write", counted)
+    for _ in range(3):
+        assert actor.post("/actions", body, expect=409)["error"] == "stale"
+    assert writes == 0
+    # a version from the future is no shortcut: it is checked under the lock
+    ahead = {"version": table["version"] + 5, "action": action}
+    assert actor.post("/actions", ahead, expect=409)["error"] == "stale"
+    assert writes == 1
+    assert actor.table()["version"] == table["version"] + 1
+    _consistent(service, ana.invite)

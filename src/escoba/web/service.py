@@ -48,6 +48,7 @@ log = logging.getLogger("escoba.service")
 ROBOT_NAMES: dict[str, str] = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
 MAX_SEATS = 4
 CHAT_SHOWN = 50
+STALE = "La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar."
 STATE_CACHE = 4096  # parsed states kept per process (a few MB)
 ROUNDS_CACHE = 1024  # parsed finished rounds of games, the same way
 READ_TRIES = 5  # a read that raced a commit (PostgreSQL) loads the table again
@@ -238,10 +239,7 @@ class TableTx:
                 _UPDATE_TABLE, {"key_id": table.id, "key_version": self._table_before[2], **changes}
             )
             if done.rowcount != 1:
-                raise Conflict(
-                    "La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar.",
-                    "stale",
-                )
+                raise Conflict(STALE, "stale")
         if self.removed_seats:
             conn.execute(_DELETE_SEAT, [{"key_id": i} for i in self.removed_seats])
         if self.new_seats:
@@ -365,6 +363,11 @@ class TableService:
         self._tables: _Lru[tuple[int, int], TableRecord] = _Lru(STATE_CACHE)
         self._states: _Lru[tuple[int, int], eng.GameState] = _Lru(STATE_CACHE)
         self._rounds: _Lru[tuple[int, int, int], tuple[eng.RoundSummary, ...]] = _Lru(ROUNDS_CACHE)
+        # The newest committed version this process has seen of a table, by
+        # invite. Versions only grow, so a command made on an older one is
+        # stale for sure: it is refused from here, without the write lock (a
+        # double tap or a replayed request never queues behind the writers).
+        self._newest: _Lru[str, int] = _Lru(STATE_CACHE)
 
     # ------------------------------------------------------------------
     # Creating and joining
@@ -854,16 +857,15 @@ class TableService:
         chat line does not, so it never makes a player's move stale)."""
         if not _is_invite(invite):
             raise NotFound("Esa mesa no existe.", "no_table")
+        if version is not None and version < (self._newest.get(invite) or 0):
+            raise Conflict(STALE, "stale")
         try:
             with self.db.write() as conn:
                 table = self._select_snap(conn, "invite", invite, lock=True)
                 if table is None:
                     raise NotFound("Esa mesa no existe.", "no_table")
                 if version is not None and version != table.version:
-                    raise Conflict(
-                        "La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar.",
-                        "stale",
-                    )
+                    raise Conflict(STALE, "stale")
                 tx = TableTx(conn, table)
                 command(tx)
                 state = self._current_state(tx)
@@ -880,6 +882,7 @@ class TableService:
         except OperationalError as err:
             log.warning("command failed: database busy", extra={"invite": invite})
             raise Busy("La mesa está ocupada: prueba otra vez.", "busy") from err
+        self._saw(invite, outcome.version)
         if bump_version:  # committed: the next version's table and state
             if not tx.new_seats:  # (a new seat's id is known once read back)
                 self._tables.put((table.id, table.version), table)
@@ -913,6 +916,8 @@ class TableService:
         probe = conn.execute(query[column], {"key": key}).first()
         if probe is None:
             return None
+        if column == "invite":
+            self._saw(key, probe.version)
         table = self._tables.get((probe.id, probe.version))
         if table is None:
             table = self._load_table(conn, probe.id)
@@ -921,6 +926,12 @@ class TableService:
             if table.version == probe.version:
                 self._tables.put((table.id, table.version), table)
         return _copy_table(table) if lock else table
+
+    def _saw(self, invite: str, version: int) -> None:
+        """`version` of the table is committed (or being written by this
+        process's command, which holds the lock): the newest seen, kept."""
+        if version > (self._newest.get(invite) or 0):
+            self._newest.put(invite, version)
 
     def _load_table(self, conn: Connection, table_id: int) -> TableRecord | None:
         """The table's row and seats, in one statement."""
