@@ -5,11 +5,19 @@ from __future__ import annotations
 import pytest
 
 from escoba.engine import parse_card
-from escoba.i18n import TRANSLATED, choose_lang, compiled, mo_path, negotiate, translations
+from escoba.i18n import (
+    LANGUAGES,
+    TRANSLATED,
+    choose_lang,
+    compiled,
+    mo_path,
+    negotiate,
+    translations,
+)
 from escoba.names import Design, card_name, the_card
 from escoba.web.html import render_page, render_table
 
-from .conftest import make_page, start
+from .conftest import make_page, play_until, start
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -79,3 +87,52 @@ def test_pages_in_each_language() -> None:
     portuguese = render_table(page, Design.FRENCH, "pt_BR")
     assert "DEIXAR NA MESA" in portuguese and "Sua vez!" in portuguese
     assert translations("es").gettext("LLEVAR") == "LLEVAR"
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_fast_gettext_renders_as_jinjas_own(lang: str) -> None:
+    """The templates' `_()` and `ngettext()` are plain functions over a cache
+    of the catalog (Jinja's pass through two context calls each): pages in
+    every phase, lobby to game over, render byte for byte as with Jinja's
+    own newstyle gettext — escaped arguments, `%%`, plurals included."""
+    from jinja2 import Environment
+
+    from escoba.engine import Phase
+    from escoba.web.html import environment, table_context
+
+    ours = environment(lang)
+    stock = Environment(
+        loader=ours.loader,
+        autoescape=ours.autoescape,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    stock.install_gettext_translations(translations(lang), newstyle=True)
+    gettexts = ("_", "gettext", "ngettext")
+    stock.globals.update({k: v for k, v in ours.globals.items() if k not in gettexts})
+    assert all(stock.globals[k] is not ours.globals[k] for k in gettexts)
+    assert stock.globals["_"].__module__ == "jinja2.ext"
+
+    four = start(players=4, seed=9)
+    pages = [
+        make_page(None, seat=0),
+        make_page(None, seat=None, players=3),
+        make_page(start(seed=5), seat=0),
+        make_page(start(seed=5), seat=None),
+        make_page(four, seat=four.round.turn, players=4),
+        make_page(play_until(start(seed=2), lambda s: s.phase is Phase.ROUND_OVER), seat=1),
+        make_page(play_until(start(seed=4), lambda s: s.phase is Phase.GAME_OVER), seat=0),
+    ]
+    for page in pages:
+        for design in Design:
+            context = table_context(page, design, lang=lang, error="<i>¡Ojo!</i> 100%")
+            mine = ours.get_template("table.html").render(next_path="/t/x", **context)
+            theirs = stock.get_template("table.html").render(next_path="/t/x", **context)
+            assert mine == theirs
+    source = (
+        '{{ _("%(n)s <b>%%</b> de %(who)s", n=3, who="<script>") }}|'
+        '{{ ngettext("%(num)s carta", "%(num)s cartas", 2) }}|{{ _("al 100%% sin") }}'
+    )
+    assert ours.from_string(source).render() == stock.from_string(source).render()
+    assert "&lt;script&gt;" in ours.from_string(source).render()

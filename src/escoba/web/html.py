@@ -31,6 +31,7 @@ from fastapi.responses import (
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments import render_block, render_blocks
+from markupsafe import Markup
 
 from escoba.engine import Claim, Phase, Play, View, make_claim, make_play, parse_card, parse_cards
 from escoba.engine.cards import NOTATION, VALUE
@@ -491,9 +492,11 @@ def environment(lang: str = "es") -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
+        auto_reload=False,  # the templates change with a release, which restarts
     )
     tr: gettext.NullTranslations = translations(lang)
     env.install_gettext_translations(tr, newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(_html_gettext(tr))
 
     def card_face(card: int, design: Design) -> Any:
         return card_svg(card, design, lang)
@@ -514,6 +517,37 @@ def environment(lang: str = "es") -> Environment:
         Phase=Phase,
     )
     return env
+
+
+def _html_gettext(tr: gettext.NullTranslations) -> dict[str, Callable[..., Markup]]:
+    """`_`, `gettext` and `ngettext` for the (HTML, autoescaped) templates,
+    as Jinja's newstyle gettext does them — the message as markup, its
+    `%(name)s` arguments escaped, always formatted — but as plain functions
+    over a cache of the catalog's messages. Jinja's own pass through two
+    context calls each: at ~40 messages a board, they were most of its
+    rendering time (bench/RESULTS-load.md)."""
+    messages: dict[str, Markup] = {}
+    plain: dict[str, Markup] = {}
+
+    def message(text: str) -> Markup:
+        found = messages.get(text)
+        if found is None:
+            found = messages[text] = Markup(tr.gettext(text))
+        return found
+
+    def html_gettext(text: str, /, **variables: Any) -> Markup:
+        if variables:
+            return message(text) % variables
+        found = plain.get(text)
+        if found is None:
+            found = plain[text] = message(text) % {}
+        return found
+
+    def html_ngettext(singular: str, plural: str, num: int, /, **variables: Any) -> Markup:
+        variables.setdefault("num", num)
+        return Markup(tr.ngettext(singular, plural, num)) % variables
+
+    return {"_": html_gettext, "gettext": html_gettext, "ngettext": html_ngettext}
 
 
 def table_context(
