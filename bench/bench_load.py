@@ -21,6 +21,12 @@ Phases, all in one run so the figures compare on a noisy machine:
 4. bare: the same concurrency on GET /health/live (no database work): the
    ceiling of the app's HTTP stack on this machine, to compare with 3.
 
+With `--boards`, each stream also does what the table page does on an
+`update`: it fetches its board fragment (GET /t/{invite}/board, as its
+seat's browser, with the seat's cookie), so a move costs its four renders;
+the board's latency (POST sent → the board showing it fetched) is reported
+beside the delivery's.
+
 Each row also gives the machine's yardstick: a fixed pure-Python loop timed
 before the run (the machines here differ by 2–3× from one session to the
 next, and within one; compare rows by their yardsticks). Bounded: every
@@ -184,6 +190,7 @@ class Stats:
     action_ms: list[float] = field(default_factory=list)
     view_ms: list[float] = field(default_factory=list)
     delivery_ms: list[float] = field(default_factory=list)
+    board_ms: list[float] = field(default_factory=list)  # POST sent → board fetched
     actions: int = 0
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
@@ -205,10 +212,13 @@ class Table:
     sent_at: dict[int, float] = field(default_factory=dict)  # version → POST sent
     counted: set[int] = field(default_factory=set)  # versions that count for delivery
     busy: bool = False
+    cookies: list[str] = field(default_factory=list)  # each seat's, by position
 
 
 class Load:
-    def __init__(self, base: str, session: aiohttp.ClientSession, seed: int) -> None:
+    def __init__(
+        self, base: str, session: aiohttp.ClientSession, seed: int, boards: bool = False
+    ) -> None:
         self.base = base
         self.session = session
         self.rng = random.Random(seed)
@@ -217,6 +227,7 @@ class Load:
         self.streams: list[asyncio.Task[None]] = []
         self.opened = 0
         self.streams_per_table = 0
+        self.boards = boards
 
     async def call(
         self, method: str, path: str, token: str | None = None, body: Any = None
@@ -258,9 +269,31 @@ class Load:
 
         self.tables = list(await asyncio.gather(*(one(i) for i in range(count))))
 
-    async def stream(self, table: Table) -> None:
+    async def seat_cookies(self, table: Table) -> None:
+        """Each seat's browser cookie, from its «continue» link (as a person
+        opening it gets), for the board fetches."""
+        for token in table.tokens:
+            url = f"{self.base}/t/{table.invite}/continue/{token}"
+            async with self.session.get(url, allow_redirects=False) as r:
+                morsel = r.cookies.get(f"seat_{table.invite}")
+                assert r.status == 303 and morsel is not None, r.status
+                table.cookies.append(f"{morsel.key}={morsel.value}")
+
+    async def board(self, table: Table, seat: int) -> None:
+        """What the page's HTMX does on an `update`: GET the board fragment,
+        as the seat's browser (a spectator's past the seats)."""
+        headers = {"HX-Request": "true"}
+        if seat < len(table.cookies):
+            headers["Cookie"] = table.cookies[seat]
+        async with self.session.get(f"{self.base}/t/{table.invite}/board", headers=headers) as r:
+            await r.read()
+            if r.status != 200:
+                raise RuntimeError(f"board {r.status}")
+
+    async def stream(self, table: Table, seat: int) -> None:
         """One browser's live stream: every `update` heard is matched with the
-        moves it announces."""
+        moves it announces; with `boards`, the board is then fetched as the
+        page does, and the move counts as shown when it arrives."""
         last = table.version
         try:
             async with self.session.get(
@@ -274,11 +307,17 @@ class Load:
                         continue
                     now = time.perf_counter()
                     version = int(line[5:].strip())
-                    for v in range(last + 1, version + 1):
-                        sent = table.sent_at.get(v)
-                        if sent is not None and v in table.counted:
-                            self.stats.delivery_ms.append((now - sent) * 1000)
+                    heard = [
+                        sent
+                        for v in range(last + 1, version + 1)
+                        if v in table.counted and (sent := table.sent_at.get(v)) is not None
+                    ]
+                    self.stats.delivery_ms.extend((now - sent) * 1000 for sent in heard)
                     last = max(last, version)
+                    if self.boards:
+                        await self.board(table, seat)
+                        now = time.perf_counter()
+                        self.stats.board_ms.extend((now - sent) * 1000 for sent in heard)
         except asyncio.CancelledError:
             raise
         except Exception as err:  # a dropped stream is an error of the run
@@ -288,8 +327,10 @@ class Load:
     async def open_streams(self, per_table: int) -> None:
         self.streams_per_table = per_table
         for i, table in enumerate(self.tables):
-            for _ in range(per_table):
-                self.streams.append(asyncio.create_task(self.stream(table)))
+            if self.boards:
+                await self.seat_cookies(table)
+            for seat in range(per_table):
+                self.streams.append(asyncio.create_task(self.stream(table, seat)))
             if i % 50 == 49:
                 await asyncio.sleep(0.2)  # open gradually, as people arrive
         deadline = time.monotonic() + 60
@@ -453,7 +494,7 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
     try:
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
             await server.wait(session, args.workers + (1 if args.workers > 1 else 0))
-            load = Load(server.base, session, args.seed)
+            load = Load(server.base, session, args.seed, boards=args.boards)
             t = time.perf_counter()
             await load.setup(args.tables)
             setup_s = time.perf_counter() - t
@@ -486,6 +527,7 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
     return {
         "db": args.db,
         "workers": args.workers,
+        "boards": args.boards,
         "tables": args.tables,
         "streams": opened,
         "setup_s": round(setup_s, 1),
@@ -501,6 +543,11 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
         "delivery_ms": {
             p: round(percentile(paced.delivery_ms, q), 2) for p, q in (("p50", 50), ("p99", 99))
         },
+        "board_ms": (
+            {p: round(percentile(paced.board_ms, q), 2) for p, q in (("p50", 50), ("p99", 99))}
+            if args.boards
+            else None
+        ),
         "deliveries": delivered,
         "undelivered": undelivered,
         "errors": paced.errors + undelivered,
@@ -565,10 +612,11 @@ def machine_share(before: list[int], after: list[int]) -> dict[str, float]:
 
 def row(r: dict[str, Any]) -> str:
     a = r["action_ms"]
+    board = f" (board {r['board_ms']['p99']})" if r.get("board_ms") else ""
     return (
         f"| {r['db']} | {r['workers']} | {r['tables']} | {r['streams']} | "
         f"{r['target_rate']:g} | {r['actions_per_s']} | {a['p50']} / {a['p95']} / {a['p99']} | "
-        f"{r['delivery_ms']['p99']} | {r['errors']} | {r['server_cpu_per_action_ms']} | "
+        f"{r['delivery_ms']['p99']}{board} | {r['errors']} | {r['server_cpu_per_action_ms']} | "
         f"{r['saturated_actions_per_s']} | {r['bare_per_s']} | {r['saturated_over_bare']} | "
         f"{r['rss_mb_with_streams']} | {r.get('machine_during_paced', {}).get('steal_pct', '')} | "
         f"{r.get('yardstick_ms', '')} |"
@@ -601,6 +649,11 @@ def main() -> None:
         "--redis", action="store_true", help="rate limits and live updates through Redis"
     )
     parser.add_argument("--sqlite-synchronous", default="", help="FULL (default) or NORMAL")
+    parser.add_argument(
+        "--boards",
+        action="store_true",
+        help="each stream fetches its board on every update, as the page does",
+    )
     parser.add_argument("--no-rate-limits", action="store_true")
     parser.add_argument("--log-level", default="INFO")
     parser.add_argument("--seed", type=int, default=1)
