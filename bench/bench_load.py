@@ -315,7 +315,12 @@ class Load:
                     self.stats.delivery_ms.extend((now - sent) * 1000 for sent in heard)
                     last = max(last, version)
                     if self.boards:
-                        await self.board(table, seat)
+                        try:
+                            await self.board(table, seat)
+                        except (aiohttp.ClientError, RuntimeError) as err:
+                            if self.stats.recording:  # an error of the run; the stream goes on
+                                self.stats.error(f"board {type(err).__name__}: {err}")
+                            continue
                         now = time.perf_counter()
                         self.stats.board_ms.extend((now - sent) * 1000 for sent in heard)
         except asyncio.CancelledError:

@@ -928,8 +928,7 @@ class TableService:
         return _copy_table(table) if lock else table
 
     def _saw(self, invite: str, version: int) -> None:
-        """`version` of the table is committed (or being written by this
-        process's command, which holds the lock): the newest seen, kept."""
+        """`version` of the table is committed: kept if the newest seen."""
         if version > (self._newest.get(invite) or 0):
             self._newest.put(invite, version)
 
