@@ -17,7 +17,8 @@ Phases, all in one run so the figures compare on a noisy machine:
    delivery latency (POST sent → `update` heard on a stream) p99 over every
    stream, errors (any non-2xx, exception or update never heard);
 3. saturated: `--concurrency` tables act back to back for `--burst` seconds:
-   the most actions per second the server gives;
+   the most actions per second the server gives (with `--boards`, over the
+   time until every page shows the last move);
 4. bare: the same concurrency on GET /health/live (no database work): the
    ceiling of the app's HTTP stack on this machine, to compare with 3.
 
@@ -213,6 +214,7 @@ class Table:
     counted: set[int] = field(default_factory=set)  # versions that count for delivery
     busy: bool = False
     cookies: list[str] = field(default_factory=list)  # each seat's, by position
+    shown: dict[int, int] = field(default_factory=dict)  # stream → last version handled
 
 
 class Load:
@@ -285,10 +287,25 @@ class Load:
         headers = {"HX-Request": "true"}
         if seat < len(table.cookies):
             headers["Cookie"] = table.cookies[seat]
-        async with self.session.get(f"{self.base}/t/{table.invite}/board", headers=headers) as r:
+        url = f"{self.base}/t/{table.invite}/board"
+        async with self.session.get(url, headers=headers) as r:
             await r.read()
             if r.status != 200:
                 raise RuntimeError(f"board {r.status}")
+
+    async def settle(self, timeout: float = 120.0) -> float:
+        """Until every stream has handled (and, with `boards`, shown) its
+        table's last move: a saturated phase leaves them behind. Returns the
+        seconds that took; the next phase then has the server to itself."""
+        start = time.perf_counter()
+        deadline = start + timeout
+        while time.perf_counter() < deadline and any(
+            table.shown.get(seat, -1) < table.version
+            for table in self.tables
+            for seat in range(self.streams_per_table)
+        ):
+            await asyncio.sleep(0.05)
+        return time.perf_counter() - start
 
     async def stream(self, table: Table, seat: int) -> None:
         """One browser's live stream: every `update` heard is matched with the
@@ -323,6 +340,7 @@ class Load:
                             continue
                         now = time.perf_counter()
                         self.stats.board_ms.extend((now - sent) * 1000 for sent in heard)
+                    table.shown[seat] = last
         except asyncio.CancelledError:
             raise
         except Exception as err:  # a dropped stream is an error of the run
@@ -515,8 +533,11 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
             load.stats = Stats(recording=True)
             cpu0, gen0 = server.cpu_seconds(), time.process_time()
             sat_count, sat_s = await load.saturate(args.concurrency, args.burst)
-            sat_cpu = server.cpu_seconds() - cpu0, time.process_time() - gen0
             sat = load.stats
+            if args.boards:  # a move is made once every page shows it
+                sat_s += await load.settle()
+            sat_cpu = server.cpu_seconds() - cpu0, time.process_time() - gen0
+            await load.settle()  # the streams have caught up
             await asyncio.sleep(0.5)
             cpu0, gen0 = server.cpu_seconds(), time.process_time()
             bare_ok, bare_bad, bare_s = await load.bare(args.concurrency, args.burst)
