@@ -1,6 +1,6 @@
 """Compare robot variants in duplicate 2-player matches (development aid).
 
-    .venv/bin/python bench/bench_bots_variants.py VARIANT_A VARIANT_B DEALS [SEED]
+    .venv/bin/python bench/bench_bots_variants.py VARIANT_A VARIANT_B DEALS [SEED [JOBS]]
 
 Variants are the registry robots plus the named configurations below.
 """
@@ -25,14 +25,16 @@ VARIANTS: dict[str, Callable[[], Robot]] = {
     "luna-b10": lambda: Luna(beta=10.0),
     "luna-h1": lambda: Luna(horizon=1),
     "luna-160": lambda: Luna(budget=0.1, max_worlds=160),
+    "luna-no-endgame": lambda: Luna(endgame=False),  # before the exact last deal
 }
 
 
 def main() -> None:
     a, b, deals = sys.argv[1], sys.argv[2], int(sys.argv[3])
     seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    jobs = int(sys.argv[5]) if len(sys.argv) > 5 else 1  # (processes fork: they see VARIANTS)
     ROBOTS.update(VARIANTS)
-    spec = TournamentSpec(robots=(a, b), players=2, deals=deals, seed=seed, jobs=1)
+    spec = TournamentSpec(robots=(a, b), players=2, deals=deals, seed=seed, jobs=jobs)
     from rich.console import Console
 
     Console(width=160).print(render_table(run_tournament(spec)))

@@ -21,7 +21,12 @@ whichever comes first, and always at least `min_worlds`. The mean value of
 each action is then added to Carmen's judgement of it (`prior` times her
 score, also in round points, with the next player's odds of holding each value
 taken from the weighed worlds): a few dozen worlds are a noisy measure, her
-judgement a steady one, and together they beat either alone."""
+judgement a steady one, and together they beat either alone.
+
+Once nothing is hidden from her any more (two sides, the deck empty, one
+other hand left: the last deal of a two-player round), the rest of the round
+is solved exactly (`endgame`), and she chooses as above only among the moves
+that are exactly best."""
 
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ from typing import Any
 
 from escoba.bots.base import legal_of, move_of
 from escoba.bots.carmen import Judge, carmen_judge
+from escoba.bots.endgame import known_world, solve
 from escoba.bots.inference import BETA, PosteriorSampler, observations
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.policy import PLAYOUTS, expected_points
@@ -94,14 +100,20 @@ def _combine(
     legal: Sequence[Action],
     judge: Judge | None,
     prior: float,
+    exact: Sequence[int] | None = None,
 ) -> Action:
     """The chosen action: the mean playout value of each plus `prior` times
     Carmen's judgement of it (both in round points). The judgement is a
-    steady, low-noise opinion; the search corrects it where the worlds agree."""
+    steady, low-noise opinion; the search corrects it where the worlds agree.
+    With `exact` worths (`endgame`), only the exactly best actions compete."""
     values = [t / worlds for t in totals]
     if judge is not None and prior:
         values = [x + prior * judge.score(a) for x, a in zip(values, legal, strict=True)]
-    return legal[max(range(len(legal)), key=values.__getitem__)]
+    allowed: Sequence[int] = range(len(legal))
+    if exact is not None:
+        top = max(exact)
+        allowed = [i for i in allowed if exact[i] == top]
+    return legal[max(allowed, key=values.__getitem__)]
 
 
 class Luna:
@@ -119,13 +131,15 @@ class Luna:
         beta: float = BETA,
         horizon: int | None = None,
         carmen_reply: bool = True,
+        endgame: bool = True,
     ) -> None:
         """`rollout`: a name of `policy.PLAYOUTS`; `beta`: the sharpness of
         the opponent model that weighs worlds (0: uniform worlds); `horizon`:
         deals played out after the current one before the position is scored
         by `policy.expected_points` (None: to the end of the round);
         `carmen_reply`: the candidates are answered by Carmen's rule
-        (`reply`)."""
+        (`reply`); `endgame`: once she can see the whole rest of the round,
+        she plays only exactly best moves (`endgame`)."""
         self.budget = budget
         self.min_worlds = min_worlds
         self.max_worlds = max_worlds
@@ -135,6 +149,7 @@ class Luna:
         self.beta = beta
         self.horizon = horizon
         self.carmen_reply = carmen_reply
+        self.endgame = endgame
 
     def choose(self, view: View, rng: random.Random) -> Action:
         legal = legal_of(view)
@@ -143,8 +158,11 @@ class Luna:
         know = knowledge(view)
         claim_card = -1 if view.claimable is None else int(view.claimable)
         moves = [move_of(a, claim_card) for a in legal]
+        side = know.base.side[know.seat]
         sample = know.sample
         odds = None
+        known = known_world(know)  # then every sample is the one true world
+        exact = solve(know.sample(rng), moves, side) if known and self.endgame else None
         if self.beta > 0:
             sampler = PosteriorSampler(know, observations(view, know, self.beta), rng)
             sample = sampler.sample
@@ -152,17 +170,17 @@ class Luna:
         _, totals, worlds = search(
             sample,
             moves,
-            know.base.side[know.seat],
+            side,
             rng,
             clock=self.clock,
             budget=self.budget,
-            min_worlds=self.min_worlds,
-            max_worlds=self.max_worlds,
+            min_worlds=1 if known else self.min_worlds,
+            max_worlds=1 if known else self.max_worlds,
             rollout=_rollout(self.rollout, self.horizon, know),
             reply=CarmenReply(know, moves) if self.carmen_reply else None,
         )
         judge = carmen_judge(know, odds) if self.prior else None
-        return _combine(totals, worlds, legal, judge, self.prior)
+        return _combine(totals, worlds, legal, judge, self.prior, exact)
 
 
 def _rollout(
@@ -201,10 +219,12 @@ class Cheater:
         claim = state.round.claim
         claim_card = -1 if claim is None else int(claim.card)
         moves = [move_of(a, claim_card) for a in legal]
+        side = true_world.side[seat]
+        exact = solve(true_world, moves, side) if known_world(know) and luna.endgame else None
         _, totals, _ = search(
             lambda _rng: true_world,
             moves,
-            true_world.side[seat],
+            side,
             rng,
             clock=time.perf_counter,
             budget=0.0,
@@ -219,4 +239,4 @@ class Cheater:
             values = {VALUE[c] for c in state.round.hands[nxt]}
             odds = [1.0 if x in values else 0.0 for x in range(11)]
             judge = carmen_judge(know, odds if luna.beta > 0 else None)
-        return _combine(totals, 1, legal, judge, luna.prior)
+        return _combine(totals, 1, legal, judge, luna.prior, exact)

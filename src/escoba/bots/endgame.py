@@ -1,0 +1,92 @@
+"""The end of a round played exactly, once no card is hidden from the seat.
+
+With two sides, once the deck is empty and only one other player still holds
+cards, the cards that seat has not seen are exactly that player's hand: the
+world is known. The rest of the round (at most the last deal) is then a small
+game of perfect information, and minimax with alpha-beta pruning finds each
+move's exact worth: the round's point difference between the two sides if
+both play on perfectly. A search that samples worlds and plays them out with a
+quick policy only estimates that; Luna keeps her search to choose among the
+moves that are exactly best (against a fallible opponent some are better
+than others), and never plays one that is worse.
+
+The solver counts the positions it visits and gives up past `max_nodes` (the
+caller then decides as before): a last deal is a few hundred to a few
+thousand positions, so the limit is only a bound on the worst case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from escoba.bots.knowledge import Knowledge
+from escoba.bots.sim import Move, RoundSim
+
+MAX_NODES = 20_000
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+def known_world(know: Knowledge) -> bool:
+    """True when the seat can see the whole rest of the round: two sides,
+    the deck empty, and at most one other player holding cards."""
+    if know.base.nsides != 2 or know.deck_size != 0:
+        return False
+    others = [s for s in range(know.players) if s != know.seat and know.hand_sizes[s] > 0]
+    return len(others) <= 1
+
+
+def solve(
+    world: RoundSim, moves: Sequence[Move], side: int, max_nodes: int = MAX_NODES
+) -> list[int] | None:
+    """The worth of each of `moves` (the seat on turn's, in `world`) for
+    `side`: its points minus the other side's at the end of the round, with
+    perfect play on both sides after it — exact for the best moves; for the
+    others, some value below the best (a move known to be worse is not
+    searched further). None past `max_nodes`."""
+    nodes = [0]
+    out = [0] * len(moves)
+    best = -1_000
+    # captures first, the biggest first: a good move early cuts the others short
+    for i in sorted(range(len(moves)), key=lambda i: -len(moves[i][2])):
+        child = world.copy()
+        child.apply(moves[i])
+        try:
+            # points are whole: above best - 1, the value is exact
+            out[i] = _value(child, side, best - 1, 1_000, nodes, max_nodes)
+        except _OutOfNodes:
+            return None
+        best = max(best, out[i])
+    return out
+
+
+def _value(sim: RoundSim, side: int, alpha: int, beta: int, nodes: list[int], limit: int) -> int:
+    if sim.plays_left == 0:
+        pts = sim.points()
+        return pts[side] - pts[1 - side]
+    nodes[0] += 1
+    if nodes[0] > limit:
+        raise _OutOfNodes
+    # captures first, the biggest first: good moves early prune the most
+    moves = sorted(sim.legal_moves(), key=lambda m: -len(m[2]))
+    if sim.side[sim.turn] == side:
+        best = -1_000
+        for move in moves:
+            child = sim.copy()
+            child.apply(move)
+            best = max(best, _value(child, side, alpha, beta, nodes, limit))
+            alpha = max(alpha, best)
+            if alpha >= beta:
+                break
+        return best
+    best = 1_000
+    for move in moves:
+        child = sim.copy()
+        child.apply(move)
+        best = min(best, _value(child, side, alpha, beta, nodes, limit))
+        beta = min(beta, best)
+        if alpha >= beta:
+            break
+    return best
