@@ -87,8 +87,7 @@ def test_the_world_is_known_only_when_no_card_can_be_elsewhere() -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_solver_agrees_with_plain_minimax(players: int) -> None:
     for _v, know, moves in known_positions(players, 40 if players == 2 else 10):
-        side = know.base.side[know.seat]
-        got = solve(know.sample(random.Random(0)), moves, side)
+        got = solve(know.sample(random.Random(0)), moves)
         assert got is not None
         want = exact_values(know, moves)
         best = max(want)
@@ -111,4 +110,4 @@ def test_luna_never_plays_an_exactly_worse_move_at_the_end() -> None:
 def test_the_solver_gives_up_past_its_node_limit() -> None:
     _v, know, moves = next(known_positions(2, 1))
     world = know.sample(random.Random(0))
-    assert solve(world, moves, know.base.side[know.seat], max_nodes=0) is None
+    assert solve(world, moves, max_nodes=0) is None

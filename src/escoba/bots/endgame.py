@@ -38,55 +38,52 @@ def known_world(know: Knowledge) -> bool:
     return len(others) <= 1
 
 
-def solve(
-    world: RoundSim, moves: Sequence[Move], side: int, max_nodes: int = MAX_NODES
-) -> list[int] | None:
-    """The worth of each of `moves` (the seat on turn's, in `world`) for
-    `side`: its points minus the other side's at the end of the round, with
-    perfect play on both sides after it — exact for the best moves; for the
-    others, some value below the best (a move known to be worse is not
-    searched further). None past `max_nodes`."""
+def solve(world: RoundSim, moves: Sequence[Move], max_nodes: int = MAX_NODES) -> list[int] | None:
+    """The worth of each of `moves` in `world` for the side on turn: its
+    points minus the other side's at the end of the round, with perfect play
+    on both sides after the move — exact for the best moves; for the others,
+    a bound between their worth and the best (a move shown to be worse is
+    not searched further). None past `max_nodes`."""
     nodes = [0]
     out = [0] * len(moves)
     best = -1_000
     # captures first, the biggest first: a good move early cuts the others short
     for i in sorted(range(len(moves)), key=lambda i: -len(moves[i][2])):
-        child = world.copy()
-        child.apply(moves[i])
         try:
-            # points are whole: above best - 1, the value is exact
-            out[i] = _value(child, side, best - 1, 1_000, nodes, max_nodes)
+            # points are whole: above best - 1, the worth is exact
+            out[i] = _after(world, moves[i], best - 1, 1_000, nodes, max_nodes)
         except _OutOfNodes:
             return None
         best = max(best, out[i])
     return out
 
 
-def _value(sim: RoundSim, side: int, alpha: int, beta: int, nodes: list[int], limit: int) -> int:
+def _after(sim: RoundSim, move: Move, alpha: int, beta: int, nodes: list[int], limit: int) -> int:
+    """The worth of `move` for the side that plays it (negamax: the other
+    side's worth, negated, when the turn passes to it; the same side's after
+    a claim, whose seat plays on)."""
+    mover = sim.side[sim.turn]
+    child = sim.copy()
+    child.apply(move)
+    if child.side[child.turn] == mover:
+        return _worth(child, alpha, beta, nodes, limit)
+    return -_worth(child, -beta, -alpha, nodes, limit)
+
+
+def _worth(sim: RoundSim, alpha: int, beta: int, nodes: list[int], limit: int) -> int:
+    """The round's point difference for the side on turn under perfect play:
+    exact inside (alpha, beta), a bound outside it."""
+    mover = sim.side[sim.turn]
     if sim.plays_left == 0:
         pts = sim.points()
-        return pts[side] - pts[1 - side]
+        return pts[mover] - pts[1 - mover]
     nodes[0] += 1
     if nodes[0] > limit:
         raise _OutOfNodes
-    # captures first, the biggest first: good moves early prune the most
-    moves = sorted(sim.legal_moves(), key=lambda m: -len(m[2]))
-    if sim.side[sim.turn] == side:
-        best = -1_000
-        for move in moves:
-            child = sim.copy()
-            child.apply(move)
-            best = max(best, _value(child, side, alpha, beta, nodes, limit))
-            alpha = max(alpha, best)
-            if alpha >= beta:
-                break
-        return best
-    best = 1_000
-    for move in moves:
-        child = sim.copy()
-        child.apply(move)
-        best = min(best, _value(child, side, alpha, beta, nodes, limit))
-        beta = min(beta, best)
+    best = -1_000
+    for move in sorted(sim.legal_moves(), key=lambda m: -len(m[2])):
+        best = max(best, _after(sim, move, alpha, beta, nodes, limit))
+        alpha = max(alpha, best)
         if alpha >= beta:
             break
     return best

@@ -162,7 +162,7 @@ class Luna:
         sample = know.sample
         odds = None
         known = known_world(know)  # then every sample is the one true world
-        exact = solve(know.sample(rng), moves, side) if known and self.endgame else None
+        exact = solve(know.sample(rng), moves) if known and self.endgame else None
         if self.beta > 0:
             sampler = PosteriorSampler(know, observations(view, know, self.beta), rng)
             sample = sampler.sample
@@ -220,7 +220,7 @@ class Cheater:
         claim_card = -1 if claim is None else int(claim.card)
         moves = [move_of(a, claim_card) for a in legal]
         side = true_world.side[seat]
-        exact = solve(true_world, moves, side) if known_world(know) and luna.endgame else None
+        exact = solve(true_world, moves) if known_world(know) and luna.endgame else None
         _, totals, _ = search(
             lambda _rng: true_world,
             moves,
