@@ -328,10 +328,20 @@ class _Lru(Generic[_K, _V]):
 
     def put(self, key: _K, value: _V) -> None:
         with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            if len(self._items) > self._size:
-                self._items.popitem(last=False)
+            self._put(key, value)
+
+    def raise_to(self, key: _K, value: _V) -> None:
+        """Keep `value` unless a greater one is kept (one step, under the lock)."""
+        with self._lock:
+            kept = self._items.get(key)
+            if kept is None or kept < value:  # type: ignore[operator]
+                self._put(key, value)
+
+    def _put(self, key: _K, value: _V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        if len(self._items) > self._size:
+            self._items.popitem(last=False)
 
 
 class TableService:
@@ -929,8 +939,7 @@ class TableService:
 
     def _saw(self, invite: str, version: int) -> None:
         """`version` of the table is committed: kept if the newest seen."""
-        if version > (self._newest.get(invite) or 0):
-            self._newest.put(invite, version)
+        self._newest.raise_to(invite, version)
 
     def _load_table(self, conn: Connection, table_id: int) -> TableRecord | None:
         """The table's row and seats, in one statement."""
