@@ -26,7 +26,7 @@ from escoba.web.db import Database
 from escoba.web.deps import AppContext
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, Hub, LiveStream, make_bridge
-from escoba.web.robots import InlineRobots, RobotRunner
+from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.security import GuardMiddleware
 from escoba.web.service import Busy, RobotBrain, ServiceError, TableService
 from escoba.web.settings import Settings
@@ -57,7 +57,10 @@ def create_app(
         runner = InlineRobots(service.play_robots)
     else:
         runner = RobotRunner(
-            service.robot_move,
+            service.robot_turn,
+            service.robot_play,
+            service.brain,
+            ThinkingPool(settings.robot_processes),
             settings.robot_delay,
             overdue=service.overdue_robot_tables,
             sweep_seconds=settings.robot_sweep_seconds,
@@ -81,6 +84,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
+        if isinstance(runner, RobotRunner):
+            runner.start_pool()  # first: its worker processes fork from this one
         # Few worker threads for the routes that touch the database: more
         # would only queue on the GIL (and, on SQLite, on the write lock), and
         # each waiting thread delays the event loop that serves the streams.
@@ -112,6 +117,7 @@ def create_app(
     app.state.ctx = ctx
     app.state.hub = hub
     app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter)
+    app.add_middleware(ClientTag)
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> Response:

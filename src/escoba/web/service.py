@@ -278,6 +278,18 @@ class Notifier(Protocol):
         """Once the command has committed."""
 
 
+@dataclass(frozen=True)
+class RobotTurn:
+    """A robot on turn, as its seat sees the table at `version`."""
+
+    table_id: int
+    invite: str
+    version: int
+    position: int
+    robot: str
+    view: eng.View
+
+
 class RobotBrain(Protocol):
     def __call__(self, robot: str, view: eng.View, rng: random.Random) -> eng.Action: ...
 
@@ -647,43 +659,55 @@ class TableService:
     # ------------------------------------------------------------------
     # Robots and jobs
 
-    def robot_move(self, table_id: int) -> bool:
-        """If a robot is on turn at this table, let it play one action through
-        the same command path. True when it played."""
+    def robot_turn(self, table_id: int) -> RobotTurn | None:
+        """The robot on turn at this table and what its seat sees, or None.
+        A read: the move is chosen from `view` (anywhere, e.g. in another
+        process) and then played with `robot_play`."""
         with self.db.snapshot() as conn:
             found = self._read_table(conn, "id", table_id)
             if found is None:
-                return False
+                return None
             table, state = found
             if table.status != TableStatus.PLAYING or state is None:
-                return False
+                return None
             turn = state.turn
             robot = next(
                 (s for s in table.seats if s.game_seat == turn and s.robot is not None), None
             )
-            if robot is None or turn is None:
-                return False
-            invite, version, robot_name, position = (
-                table.invite,
-                table.version,
-                robot.robot,
-                robot.position,
+            if robot is None or turn is None or robot.robot is None:
+                return None
+            return RobotTurn(
+                table_id=table.id,
+                invite=table.invite,
+                version=table.version,
+                position=robot.position,
+                robot=robot.robot,
+                view=eng.view(state, turn),
             )
-            seat_view = eng.view(state, turn)
-        assert robot_name is not None
-        action = self.brain(robot_name, seat_view, random.Random(secrets.randbits(64)))
+
+    def robot_play(self, turn: RobotTurn, action: eng.Action) -> bool:
+        """Play the robot's chosen action through the one command path, on the
+        version it was chosen on. True when it was played; False when the
+        table moved on meanwhile (nothing applied)."""
 
         def command(tx: TableTx) -> None:
-
-            table = tx.table
-            seat = next(s for s in table.seats if s.position == position)
+            seat = next(s for s in tx.table.seats if s.position == turn.position)
             self._play(tx, seat, action)
 
         try:
-            self._command(invite, None, version, command)
+            self._command(turn.invite, None, turn.version, command)
         except Conflict:
             return False  # someone else moved the table on; nothing was applied
         return True
+
+    def robot_move(self, table_id: int) -> bool:
+        """If a robot is on turn at this table, let it choose and play one
+        action at once. True when it played."""
+        turn = self.robot_turn(table_id)
+        if turn is None:
+            return False
+        action = self.brain(turn.robot, turn.view, random.Random(secrets.randbits(64)))
+        return self.robot_play(turn, action)
 
     def play_robots(self, table_id: int, limit: int = 1000) -> int:
         """Robots play until a person is on turn (used inline in tests)."""

@@ -32,6 +32,11 @@ class Settings(BaseSettings):
         default=15.0,
         description="How often each process looks for robots left on turn (0: never).",
     )
+    robot_processes: int = Field(
+        default=1,
+        description="Worker processes the robots think in, off the app's event loop "
+        "(0: one thread of the app's own process).",
+    )
     worker_threads: int = Field(
         default=4,
         description="Threads per process for the few routes off the event loop (health, files).",
