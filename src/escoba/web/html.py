@@ -90,6 +90,11 @@ ERROR_TEXTS: Final = {
     "chat_rate": N_("Vas muy rápido: espera unos segundos."),
     "empty_name": N_("Escribe tu nombre."),
     "bad_name": N_("El nombre tiene caracteres no válidos."),
+    "invisible_name": N_("El nombre necesita al menos una letra o un número que se vea."),
+    "robot_name": N_("Ese nombre es de robot: elige otro."),
+    "name_taken": N_(
+        "Ya hay alguien en la mesa con ese nombre o uno que se le parece: elige otro."
+    ),
     "self_absence": N_("Eres tú quien tiene el turno: juega una carta."),
     "already_accepted": N_("Ya aceptaste la revancha."),
     "choose_pairs": N_("Elige MANTENER o CAMBIAR las parejas."),

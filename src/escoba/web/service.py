@@ -42,6 +42,12 @@ from escoba.web.models import ActionLogRow, ChatRow, SeatRow, TableRow
 from escoba.web.pages import ChatLine, TablePage, TableStatus
 from escoba.web.pages import SeatRow as SeatInfo
 from escoba.web.settings import Settings
+from escoba.web.spoofing import (
+    has_visible_letter_or_digit,
+    look_alike,
+    looks_like_a_robot,
+    strip_bidi_controls,
+)
 
 log = logging.getLogger("escoba.service")
 
@@ -49,6 +55,7 @@ ROBOT_NAMES: dict[str, str] = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna
 MAX_SEATS = 4
 CHAT_SHOWN = 50
 STALE = "La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar."
+NAME_TAKEN = "Ya hay alguien en la mesa con ese nombre o uno que se le parece: elige otro."
 STATE_CACHE = 4096  # parsed states kept per process (a few MB)
 ROUNDS_CACHE = 1024  # parsed finished rounds of games, the same way
 READ_TRIES = 5  # a read that raced a commit (PostgreSQL) loads the table again
@@ -452,6 +459,8 @@ class TableService:
             position = self._free_position(table)
             if position is None:
                 raise Conflict("La mesa está completa: puedes mirar la partida.", "table_full")
+            if any(look_alike(name, s.name) for s in table.seats):
+                raise Conflict(NAME_TAKEN, "name_taken")
             tx.add_seat(
                 SeatRecord(None, position, name, None, hash_token(token), None, False),
                 self.clock.now(),
@@ -820,7 +829,13 @@ class TableService:
         """The last lines of the chat after line `after`, oldest first."""
         rows = conn.execute(_CHAT_AFTER, {"table_id": table_id, "after": after}).all()
         return [
-            ChatLine(id=r.id, position=r.position, name=r.name, text=r.text, at=r.created_at)
+            ChatLine(
+                id=r.id,
+                position=r.position,
+                name=r.name,
+                text=strip_bidi_controls(r.text),  # lines kept before they were cleaned
+                at=r.created_at,
+            )
             for r in reversed(rows)
         ]
 
@@ -1160,6 +1175,10 @@ class TableService:
         return next((p for p in range(MAX_SEATS) if p not in taken), None)
 
     def _clean_name(self, name: str) -> str:
+        """A person's name as it is kept, or a refusal. Others must be able to
+        read it (a letter or digit that shows) and must not take it for a
+        robot's (the pages mark robots; a person may not pass for one). Who
+        else sits at the table is checked where the seat is taken."""
         name = " ".join((name or "").split())
         if not name:
             raise Invalid("Escribe tu nombre.", "empty_name")
@@ -1170,6 +1189,12 @@ class TableService:
             )
         if any(not ch.isprintable() and ch != _JOINER for ch in name):
             raise Invalid("El nombre tiene caracteres no válidos.", "bad_name")
+        if not has_visible_letter_or_digit(name):
+            raise Invalid(
+                "El nombre necesita al menos una letra o un número que se vea.", "invisible_name"
+            )
+        if looks_like_a_robot(name, ROBOT_NAMES.values()):
+            raise Invalid("Ese nombre es de robot: elige otro.", "robot_name")
         return name
 
     def _robot_on_turn(self, table: TableRecord, state: eng.GameState | None) -> bool:
@@ -1323,12 +1348,14 @@ _JOINER = "\u200d"  # invisible, but it joins emoji such as 👩‍💻: a name 
 
 def _clean_chat(text: str) -> str:
     """A chat line as it is kept: a line break or tab becomes a space, other
-    control characters go (PostgreSQL refuses a NUL byte). Format characters
-    stay: the joiner inside an emoji such as 👨‍💻 is one."""
+    control characters go (PostgreSQL refuses a NUL byte), and so do the
+    bidi embeddings, overrides and isolates, which would turn around what
+    follows them on screen. Other format characters stay: the joiner inside
+    an emoji such as 👨‍💻 is one."""
     kept = (
         (" " if ch.isspace() else "") if unicodedata.category(ch) == "Cc" else ch for ch in text
     )
-    return "".join(kept).strip()
+    return strip_bidi_controls("".join(kept)).strip()
 
 
 def _find_seat(seats: Sequence[SeatRecord], token: str | None) -> SeatRecord | None:
