@@ -3,7 +3,9 @@ a database: the service fills the same `TablePage` in production."""
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -22,6 +24,12 @@ from escoba.engine import (
 from escoba.web.pages import ChatLine, SeatRow, TablePage, TableStatus
 
 NAMES = ("Ana", "Beto", "Carmen", "Dani")
+
+
+def text_of(markup: str) -> str:
+    """What a page reads as, tags dropped: names come in their own <bdi>,
+    and robots with their mark."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
 
 
 def seat_rows(players: int, you: int | None) -> tuple[SeatRow, ...]:

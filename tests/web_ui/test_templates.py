@@ -12,7 +12,7 @@ from escoba.names import Design
 from escoba.web.html import board_model, render_board, render_page, render_table
 from escoba.web.pages import TableStatus
 
-from .conftest import make_page, play_until, start
+from .conftest import make_page, play_until, start, text_of
 
 FORM_RE = re.compile(r"<form\b.*?</form>", re.S)
 
@@ -60,7 +60,7 @@ def test_lobby_with_four_offers_las_parejas() -> None:
     html = render_table(page, Design.FRENCH)
     assert "LAS PAREJAS" in html
     assert 'name="position" value="1"' in html
-    assert "Ana y Carmen contra Beto y Dani" in html
+    assert "Ana y Carmen robot contra Beto y Dani" in text_of(html)  # Carmen is a robot
     assert 'name="robot"' not in html  # no free seat
 
 
@@ -105,7 +105,7 @@ def test_board_when_waiting() -> None:
     state = start(seed=5)
     other = 1 - state.round.turn
     html = render_table(make_page(state, seat=other), Design.FRENCH)
-    assert f"Turno de {('Ana', 'Beto')[state.round.turn]}" in html
+    assert f"Turno de {('Ana', 'Beto')[state.round.turn]}" in text_of(html)
     assert 'id="play-form"' not in html
     assert "disabled>" in html  # hand and table cards wait
     assert "ABANDONAR" in html and "SALIR DEL JUEGO" in html
@@ -187,7 +187,7 @@ def test_abandon_result_has_no_rematch() -> None:
     state, _ = end_game(start(players=4, seed=3), EndReason.ABANDON, loser_seat=1)
     page = make_page(state, seat=0, players=4, rematch_possible=False)
     html = render_table(page, Design.FRENCH)
-    assert "Beto abandonó: Ana y Carmen ganan." in html
+    assert "Beto abandonó: Ana y Carmen robot ganan." in text_of(html)
     assert "Sin revancha" in html
 
 
@@ -220,4 +220,4 @@ def test_recent_plays_read_in_spanish() -> None:
     state = play_until(start(seed=5), lambda s: len(s.round.history) >= 3, seed=1)
     board = board_model(make_page(state, seat=0), Design.SPANISH)
     assert board is not None and board.recent
-    assert all(line.startswith(("Ana", "Beto")) for line in board.recent[:3])
+    assert all(text_of(line).startswith(("Ana", "Beto")) for line in board.recent[:3])

@@ -31,7 +31,7 @@ from fastapi.responses import (
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments import render_block, render_blocks
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from escoba.engine import Claim, Phase, Play, View, make_claim, make_play, parse_card, parse_cards
 from escoba.engine.cards import NOTATION, VALUE
@@ -39,8 +39,8 @@ from escoba.engine.seats import seats_of_side
 from escoba.engine.state import EndReason, RoundSummary
 from escoba.i18n import HTML_LANG, LANG_COOKIE, LANGUAGES, choose_lang, parse_lang, translations
 from escoba.names import (
+    AND,
     Design,
-    and_list,
     card_name,
     cards_phrase,
     design_label,
@@ -142,7 +142,8 @@ class TableCard:
 @dataclass(frozen=True, slots=True)
 class SeatPanel:
     seat: int
-    name: str
+    name: Markup  # as shown (`who`): isolated, robots marked
+    is_robot: bool
     side: int
     hand_size: int
     captured: int
@@ -157,7 +158,7 @@ class SeatPanel:
 
 @dataclass(frozen=True, slots=True)
 class SummaryRow:
-    label: str
+    label: Markup
     escobas: int
     cards: int
     diamonds: int
@@ -173,7 +174,7 @@ class SummaryRow:
 class RoundTable:
     number: int
     rows: tuple[SummaryRow, ...]
-    leftover: str | None
+    leftover: Markup | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,20 +202,20 @@ class Board:
     phase: Phase
     my_turn: bool
     can_claim: bool
-    turn_name: str | None
+    turn_name: Markup | None
     seats: tuple[SeatPanel, ...]
     hand: tuple[HandCard, ...]
     table: tuple[TableCard, ...]
     claim_groups: tuple[tuple[str, ...], ...]  # other table cards for LLEVAR EL 15
     claim_card: TableCard | None
-    recent: tuple[str, ...]  # newest first
+    recent: tuple[Markup, ...]  # newest first
     deck_size: int
     deal_number: int
     last_deal: bool
     round_number: int
-    totals: tuple[tuple[str, int], ...]  # side label, points
+    totals: tuple[tuple[Markup, int], ...]  # side label, points
     summary: RoundTable | None
-    winners_text: str | None
+    winners_text: Markup | None
     spectator: bool
     move: Move | None = None
 
@@ -223,16 +224,48 @@ class Board:
         return json.dumps([list(g) for g in self.claim_groups])
 
 
-def side_label(side: int, view: View, names: tuple[str, ...], lang: str = "es") -> str:
+def who(name: str, robot: bool = False, lang: str = "es") -> Markup:
+    """A name as the pages show it: in its own <bdi>, so that letters written
+    right to left in it cannot reorder the words around it, and followed by
+    the robot mark when a robot plays the seat. No person's name may look
+    like a robot's or say «robot» (`escoba.web.spoofing`), so the mark
+    cannot be forged."""
+    html = Markup('<bdi class="who">{}</bdi>').format(name)
+    if robot:
+        mark = translations(lang).gettext("robot")
+        html += Markup(' <span class="tag tag-robot">{}</span>').format(mark)
+    return html
+
+
+def _names_shown(page: TablePage, lang: str = "es") -> tuple[Markup, ...]:
+    """Each engine seat's name as shown (`who`), robots marked."""
+    robots = {s.game_seat for s in page.seats if s.is_robot and s.game_seat is not None}
+    return tuple(who(name, seat in robots, lang) for seat, name in enumerate(page.names))
+
+
+def _and(items: list[Markup], lang: str = "es") -> Markup:
+    """«a, b y c» of names already shown as markup (`escoba.names.and_list`)."""
+    if len(items) <= 1:
+        return items[0] if items else Markup("")
+    return Markup("{} {} {}").format(Markup(", ").join(items[:-1]), AND.get(lang, "y"), items[-1])
+
+
+def _text(message: str) -> Markup:
+    """A catalog message ready for `%` with names: its own characters escaped,
+    the names (markup) kept, any other argument escaped."""
+    return escape(message)
+
+
+def side_label(side: int, view: View, names: tuple[Markup, ...], lang: str = "es") -> Markup:
     """«Ana» alone, or «Ana y Tito» for a pair."""
     members = [_name(names, s, lang) for s in seats_of_side(side, view.players)]
-    return and_list(members, lang)
+    return _and(members, lang)
 
 
-def _name(names: tuple[str, ...], seat: int, lang: str = "es") -> str:
+def _name(names: tuple[Markup, ...], seat: int, lang: str = "es") -> Markup:
     if 0 <= seat < len(names):
         return names[seat]
-    return translations(lang).gettext("Jugador %(n)s") % {"n": seat + 1}
+    return _text(translations(lang).gettext("Jugador %(n)s")) % {"n": seat + 1}
 
 
 def _move(view: View) -> Move | None:
@@ -269,10 +302,13 @@ def _flash_seats(view: View) -> dict[int, str]:
 
 
 def describe_play(
-    view: View, names: tuple[str, ...], index: int, design: Design, lang: str = "es"
-) -> str:
+    view: View, names: tuple[Markup, ...], index: int, design: Design, lang: str = "es"
+) -> Markup:
     """One line of «últimas jugadas», in the viewer's deck design."""
-    _ = translations(lang).gettext
+
+    def _(message: str) -> Markup:
+        return _text(translations(lang).gettext(message))
+
     action = view.history[index]
     who = _name(names, action.seat, lang)
     if action.kind == "claim":
@@ -291,13 +327,13 @@ def describe_play(
             "who": who,
             "card": the_card(action.card, design, lang),
         }
-    return f"{text} — ¡ESCOBA!" if action.escoba else text
+    return text + " — ¡ESCOBA!" if action.escoba else text
 
 
 def _round_table(
     summary: RoundSummary,
     view: View,
-    names: tuple[str, ...],
+    names: tuple[Markup, ...],
     winners: tuple[int, ...],
     lang: str = "es",
 ) -> RoundTable:
@@ -327,28 +363,31 @@ def _round_table(
                 "Quedaron %(n)s cartas en la mesa: para nadie.",
                 n,
             )
-            leftover = text % {"n": n}
+            leftover = _text(text) % {"n": n}
         else:
             text = tr.ngettext(
                 "Quedó %(n)s carta en la mesa: para %(who)s.",
                 "Quedaron %(n)s cartas en la mesa: para %(who)s.",
                 n,
             )
-            leftover = text % {"n": n, "who": _name(names, left.seat, lang)}
+            leftover = _text(text) % {"n": n, "who": _name(names, left.seat, lang)}
     return RoundTable(number=summary.number, rows=rows, leftover=leftover)
 
 
-def winners_text(view: View, names: tuple[str, ...], lang: str = "es") -> str | None:
+def winners_text(view: View, names: tuple[Markup, ...], lang: str = "es") -> Markup | None:
     result = view.result
     if result is None:
         return None
-    _ = translations(lang).gettext
+
+    def _(message: str) -> Markup:
+        return _text(translations(lang).gettext(message))
+
     labels = [side_label(s, view, names, lang) for s in result.winners]
     if result.reason is EndReason.EXPIRED:
         return _("La mesa venció tras 7 días sin jugadas: sin ganador.")
     if not labels:
         return _("La partida terminó sin ganador.")
-    who = and_list(labels, lang)
+    who = _and(labels, lang)
     shared = len(labels) > 1
     plural = shared or (view.players == 4)
     if shared:
@@ -380,7 +419,8 @@ def board_model(page: TablePage, design: Design, lang: str = "es") -> Board | No
     if view is None:
         return None
     _ = translations(lang).gettext
-    names = page.names
+    names = _names_shown(page, lang)
+    robots = {s.game_seat for s in page.seats if s.is_robot and s.game_seat is not None}
     flashes = _flash_seats(view)
     partner = None
     if view.seat is not None and view.players == 4:
@@ -389,6 +429,7 @@ def board_model(page: TablePage, design: Design, lang: str = "es") -> Board | No
         SeatPanel(
             seat=info.seat,
             name=_name(names, info.seat, lang),
+            is_robot=info.seat in robots,
             side=info.side,
             hand_size=info.hand_size,
             captured=info.captured,
@@ -448,7 +489,7 @@ def board_model(page: TablePage, design: Design, lang: str = "es") -> Board | No
     take = view.table_take
     if take is not None and len(recent) < RECENT_PLAYS:
         double = " (¡ESCOBA DOBLE!)" if take.escobas >= 2 else " (¡ESCOBA!)"
-        line = _("%(who)s reparte y se lleva la mesa: %(cards)s") % {
+        line = _text(_("%(who)s reparte y se lleva la mesa: %(cards)s")) % {
             "who": _name(names, take.seat, lang),
             "cards": cards_phrase(take.cards, design, lang),
         }
@@ -475,9 +516,7 @@ def board_model(page: TablePage, design: Design, lang: str = "es") -> Board | No
         round_number=view.round_number,
         totals=tuple((side_label(s, view, names, lang), view.totals[s]) for s in range(view.sides)),
         summary=summary,
-        winners_text=winners_text(view, names, lang)
-        if lang != "es" or not page.result_text
-        else page.result_text,
+        winners_text=winners_text(view, names, lang),
         spectator=view.seat is None,
         move=_move(view),
     )
@@ -518,6 +557,8 @@ def environment(lang: str = "es") -> Environment:
         diamonds_word=lambda design: diamonds_word(design, lang),
         seven_of_diamonds_name=lambda design: seven_of_diamonds_name(design, lang),
         robot_labels=ROBOT_LABELS,
+        who=lambda name, robot=False: who(name, robot, lang),
+        who_list=lambda seats: _and([who(s.name, s.is_robot, lang) for s in seats], lang),
         TableStatus=TableStatus,
         Phase=Phase,
     )
