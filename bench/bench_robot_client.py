@@ -196,7 +196,9 @@ async def phase(
     }
 
 
-async def run(args: argparse.Namespace, processes: int, url: str, log: Path) -> list[dict[str, Any]]:
+async def run(
+    args: argparse.Namespace, processes: int, url: str, log: Path
+) -> list[dict[str, Any]]:
     env = {
         "ESCOBA_ROBOT_PROCESSES": str(processes),
         "ESCOBA_LIVE_BACKEND": "local",

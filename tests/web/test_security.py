@@ -300,6 +300,73 @@ def test_acting_is_rate_limited_per_seat_and_per_ip(settings: Settings, clock: M
         assert r.status_code == 429 and "conexión" in r.json()["message"]
 
 
+def test_a_seat_is_counted_once_however_its_credential_is_spelled(
+    settings: Settings, clock: ManualClock
+) -> None:
+    """Issue 12.7: the cookie parser takes a quoted and an octal-escaped
+    spelling of one cookie, and the API the seat's token as a bearer: all
+    are the one seat, and share its one limit."""
+    limited = _limited(settings, rate_act_per_seat=4, rate_act_per_ip=1000)
+    with _html_client(limited, clock) as client:
+        invite = _make_table(client, "Ana")
+        value = client.cookies.get(f"seat_{invite}")
+        assert value and "." in value
+        client.cookies.clear()
+        escaped = value.replace(".", "\\056")
+        spellings = [
+            {"Cookie": f"seat_{invite}={value}"},
+            {"Cookie": f'seat_{invite}="{value}"'},
+            {"Cookie": f'seat_{invite}="{escaped}"'},
+            {"Cookie": f'other=1; seat_{invite}="{value}"'},
+        ]
+        for i, headers in enumerate(spellings):
+            r = client.post(
+                f"/t/{invite}/chat",
+                data={"text": f"hola {i}"},
+                headers=headers,
+                follow_redirects=False,
+            )
+            assert r.status_code in (200, 303), (i, r.status_code)
+        lines = client.get(f"/api/tables/{invite}/chat").json()
+        assert [line["text"] for line in lines] == [f"hola {i}" for i in range(4)]
+        for headers in spellings[1:]:
+            r = client.post(
+                f"/t/{invite}/chat", data={"text": "otra"}, headers=headers, follow_redirects=False
+            )
+            assert r.status_code == 429 and "lugar" in r.text
+        assert len(client.get(f"/api/tables/{invite}/chat").json()) == 4
+
+
+def test_the_bearer_token_and_the_cookie_share_one_seats_limit(
+    settings: Settings, clock: ManualClock
+) -> None:
+    limited = _limited(settings, rate_act_per_seat=4, rate_act_per_ip=1000)
+    with _html_client(limited, clock) as client:
+        ana = create(client, "Ana")
+        r = client.get(f"/t/{ana.invite}/continue/{ana.token}", follow_redirects=False)
+        assert r.status_code == 303
+        cookie = {"Cookie": f"seat_{ana.invite}={client.cookies.get(f'seat_{ana.invite}')}"}
+        client.cookies.clear()
+        for i in range(2):
+            r = client.post(
+                f"/api/tables/{ana.invite}/chat", json={"text": f"a{i}"}, headers=ana.headers
+            )
+            assert r.status_code == 201
+            r = client.post(
+                f"/t/{ana.invite}/chat",
+                data={"text": f"c{i}"},
+                headers=cookie,
+                follow_redirects=False,
+            )
+            assert r.status_code in (200, 303)
+        r = client.post(f"/api/tables/{ana.invite}/chat", json={"text": "x"}, headers=ana.headers)
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+        r = client.post(
+            f"/t/{ana.invite}/chat", data={"text": "y"}, headers=cookie, follow_redirects=False
+        )
+        assert r.status_code == 429
+
+
 def test_a_broken_rate_limiter_does_not_take_the_site_down(
     settings: Settings, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -116,7 +116,7 @@ def create_app(
     )
     app.state.ctx = ctx
     app.state.hub = hub
-    app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter)
+    app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter, signer=ctx.signer)
     app.add_middleware(ClientTag)
 
     @app.exception_handler(ServiceError)

@@ -48,11 +48,15 @@ def cookie_name(invite: str) -> str:
 
 def seat_token_from_cookie(request: Request, ctx: AppContext, invite: str) -> str | None:
     """The seat token in this table's cookie, or None if absent or tampered."""
-    raw = request.cookies.get(cookie_name(invite))
+    return token_in_cookie(ctx.signer, request.cookies.get(cookie_name(invite)), invite)
+
+
+def token_in_cookie(signer: URLSafeSerializer, raw: str | None, invite: str) -> str | None:
+    """The seat token a cookie's value carries for this table, or None."""
     if not raw:
         return None
     try:
-        data = ctx.signer.loads(raw)
+        data = signer.loads(raw)
     except BadSignature:
         return None
     if not isinstance(data, dict) or data.get("i") != invite:

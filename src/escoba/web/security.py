@@ -28,6 +28,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from itsdangerous import URLSafeSerializer
+from starlette.requests import cookie_parser
+
+from escoba.web.deps import cookie_name, token_in_cookie
 from escoba.web.limits import Limiter
 from escoba.web.settings import Settings
 
@@ -71,8 +75,15 @@ RATE_MESSAGES = {
 
 
 class GuardMiddleware:
-    def __init__(self, app: ASGIApp, settings: Settings, limiter: Limiter | None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        settings: Settings,
+        limiter: Limiter | None,
+        signer: URLSafeSerializer,
+    ) -> None:
         self.app = app
+        self.signer = signer
         self.settings = settings
         self.limiter = limiter if settings.rate_limits else None
         self.trusted_hosts = {h for h in (_host_of(o) for o in _origins(settings)) if h is not None}
@@ -155,10 +166,9 @@ class GuardMiddleware:
                 return None
             keys.append((f"act:ip:{ip}", s.rate_act_per_ip))
             kinds[keys[-1][0]] = "ip"
-            seat = _seat_credential(headers, match.group(1))
+            seat = _seat_key(headers, match.group(1), self.signer)
             if seat is not None:
-                digest = hashlib.sha256(seat.encode()).hexdigest()[:40]
-                keys.append((f"act:seat:{digest}", s.rate_act_per_seat))
+                keys.append((f"act:seat:{seat}", s.rate_act_per_seat))
                 kinds[keys[-1][0]] = "seat"
         try:
             over = self.limiter.hit(keys, s.rate_window_seconds)
@@ -189,18 +199,20 @@ def _headers(scope: Scope) -> dict[str, str]:
     return out
 
 
-def _seat_credential(headers: dict[str, str], invite: str) -> str | None:
-    """The bearer token or this table's seat cookie, as sent (unchecked: a key
-    to count by, nothing more)."""
-    scheme, _, token = headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return token.strip()
-    cookie_name = f"seat_{invite}="
-    for part in headers.get("cookie", "").split(";"):
-        part = part.strip()
-        if part.startswith(cookie_name):
-            return part[len(cookie_name) :]
-    return None
+def _seat_key(headers: dict[str, str], invite: str, signer: URLSafeSerializer) -> str | None:
+    """What a seat's limit counts by: the seat's own token (hashed), read as
+    the app reads it — the bearer token, else this table's cookie parsed as
+    Starlette parses it and verified — so that every spelling of one
+    credential (a quoted or escaped cookie, the token as a bearer) counts as
+    that one seat. A credential that names no seat counts under the IP only."""
+    scheme, _, bearer = headers.get("authorization", "").partition(" ")
+    token: str | None = None
+    if scheme.lower() == "bearer" and bearer.strip():
+        token = bearer.strip()
+    elif "cookie" in headers:
+        raw = cookie_parser(headers["cookie"]).get(cookie_name(invite))
+        token = token_in_cookie(signer, raw, invite)
+    return hashlib.sha256(token.encode()).hexdigest()[:40] if token else None
 
 
 def _with_security_headers(
