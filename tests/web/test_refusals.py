@@ -112,6 +112,96 @@ def test_malformed_requests_are_4xx_never_500(app_client: TestClient) -> None:
     assert seats[0]["name"] == "Ana 👩\u200d💻"
 
 
+def test_api_inputs_take_strict_types_only(app_client: TestClient) -> None:
+    """A number sent as text, a float or a boolean is refused even where a lax
+    reading would find the right value in it (`"3"` for version 3): the
+    client learns its mistake instead of the server acting on a guess."""
+    ana = create(app_client, "Ana")
+    join(app_client, ana.invite, "Beto")
+    ana.command("/robots", robot="tito")
+    version = ana.table()["version"]
+    for wrong in (str(version), float(version), True, None, [version]):
+        message = _refused(ana, "/start", {"version": wrong}, 422, "invalid")
+        assert "version" in message, message
+    for wrong in ("2", 2.0, True):
+        body = {"version": version, "position": wrong}
+        _refused(ana, "/robots/remove", body, 422, "invalid")
+        _refused(ana, "/partner", body, 422, "invalid")
+    for wrong in ("21", 21.0, 31.0, True):
+        r = app_client.post("/api/tables", json={"name": "Zoe", "target": wrong})
+        assert r.status_code == 422 and r.json()["error"] == "invalid", (wrong, r.text)
+    for body in ({"name": 7}, {"name": ["Zoe"]}, {"name": True}):
+        r = app_client.post(f"/api/tables/{ana.invite}/seats", json=body)
+        assert r.status_code == 422 and r.json()["error"] == "invalid", (body, r.text)
+    _refused(ana, "/chat", {"text": 15}, 422, "invalid")
+    ana.command("/start")  # the same values with their own types are taken
+    version = ana.table()["version"]
+    for action in (
+        {"type": "play", "card": 7, "capture": []},
+        {"type": "play", "card": "7D", "capture": "8D"},
+        {"type": "claim", "group": [4, 6]},
+    ):
+        _refused(ana, "/actions", {"version": version, "action": action}, 422, "invalid")
+
+
+def _api_error(r: Any, status: int, code: str) -> None:
+    """`r` is the documented refusal: exactly `error` and `message`, as text,
+    and never kept by a cache."""
+    assert r.status_code == status, (status, r.status_code, r.text)
+    data = r.json()
+    assert set(data) == {"error", "message"}, data
+    assert data["error"] == code, data
+    assert isinstance(data["message"], str) and data["message"]
+    assert r.headers["cache-control"] == "no-store"
+
+
+def test_every_api_error_has_the_documented_shape(app_client: TestClient) -> None:
+    """Bodies FastAPI itself refuses before any route runs (not JSON, not
+    UTF-8, labelled as another type, missing) and routing's own errors are
+    refused in the API's shape, and change nothing."""
+    ana = create(app_client, "Ana")
+    join(app_client, ana.invite, "Beto")
+    version = ana.table()["version"]
+    good = b'{"version": %d}' % version
+    url = f"/api/tables/{ana.invite}/start"
+    cases: list[tuple[bytes, str | None, int, str]] = [
+        (b"{", "application/json", 400, "bad_json"),
+        (good[:-1], "application/json", 400, "bad_json"),
+        (b"{'version': 1}", "application/json", 400, "bad_json"),
+        (b"\xff", "application/json", 400, "bad_json"),  # not UTF-8
+        (b"\xff\xfe", "application/json", 400, "bad_json"),
+        (b"", "application/json", 422, "invalid"),
+        (b"", None, 422, "invalid"),
+        (b"[]", "application/json", 422, "invalid"),
+        (b"null", "application/json", 422, "invalid"),
+        (b'"version"', "application/json", 422, "invalid"),
+        (good, None, 415, "unsupported_media_type"),
+        (good, "text/plain", 415, "unsupported_media_type"),
+        (
+            b"version=%d" % version,
+            "application/x-www-form-urlencoded",
+            415,
+            "unsupported_media_type",
+        ),
+    ]
+    for raw, content_type, status, code in cases:
+        headers = ana.headers | ({"content-type": content_type} if content_type else {})
+        r = app_client.post(url, content=raw, headers=headers)
+        _api_error(r, status, code)
+        assert ana.table()["version"] == version, raw
+    _api_error(app_client.get("/api/no-such-thing"), 404, "not_found")
+    _api_error(app_client.get(f"/api/tables/{ana.invite}/nothing"), 404, "not_found")
+    r = app_client.delete(f"/api/tables/{ana.invite}", headers=ana.headers)
+    _api_error(r, 405, "method_not_allowed")
+    assert r.headers["allow"] == "GET"
+    _api_error(app_client.get("/api/tables"), 405, "method_not_allowed")
+    assert ana.table()["status"] == "lobby"
+    r = app_client.post(
+        url, content=good, headers=ana.headers | {"content-type": "application/json; charset=utf-8"}
+    )
+    assert r.status_code == 200, r.text  # the right body, labelled right, is taken
+
+
 def test_seats_and_lobby_rules(app_client: TestClient) -> None:
     ana = create(app_client, "Ana")
     beto = join(app_client, ana.invite, "Beto")
@@ -153,6 +243,33 @@ def test_tampered_or_foreign_tokens_are_refused(app_client: TestClient) -> None:
             headers=forged.headers,
         )
         assert r.status_code == 403, (token[:10], r.status_code)
+    assert ana.table()["version"] == version
+
+
+def test_a_read_with_a_token_that_holds_no_seat_is_refused(app_client: TestClient) -> None:
+    """Without a token a read is a spectator's; with a token it is that
+    seat's or a 403, the same refusal a command gets, never a silent
+    spectator's view that a client would take for its own."""
+    ana, beto = _started(app_client)
+    other_table = create(app_client, "Zoe")
+    actor, _ = _on_turn((ana, beto))
+    action = actor.table()["view"]["legal_actions"][0]
+    version = ana.table()["version"]
+    for token in (actor.token + "x", other_table.token, "nope", "a" * 5000):  # type: ignore[operator]
+        headers = {"Authorization": f"Bearer {token}"}
+        r = app_client.post(
+            f"/api/tables/{ana.invite}/actions",
+            json={"version": version, "action": action},
+            headers=headers,
+        )
+        _api_error(r, 403, "not_seated")
+        for path in ("", "/chat", "/record"):
+            r = app_client.get(f"/api/tables/{ana.invite}{path}", headers=headers)
+            _api_error(r, 403, "not_seated")
+            assert "hand" not in r.text
+    spectator = Player(app_client, ana.invite, None)
+    assert spectator.table()["you"] is None and spectator.get("/chat") == []
+    assert ana.table()["you"] == 0 and beto.get("/chat") == []
     assert ana.table()["version"] == version
 
 

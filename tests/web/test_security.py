@@ -237,6 +237,56 @@ def test_strict_csp_and_no_inline_script_or_style_in_any_page(site: TestClient) 
     assert "content-security-policy" in api.headers
 
 
+def test_no_api_answer_may_be_cached(site: TestClient) -> None:
+    """A seat's view holds its hand and a new seat its token; the rest is a
+    table's live state behind its invite code: every API answer, refusals
+    too, is `Cache-Control: no-store`, as the pages are."""
+    ana = create(site, "Ana")
+    answers = [site.post("/api/tables", json={"name": "Zoe", "target": 21})]
+    answers.append(site.post(f"/api/tables/{ana.invite}/seats", json={"name": "Beto"}))
+    version = ana.table()["version"]
+    answers.append(
+        site.post(f"/api/tables/{ana.invite}/start", json={"version": version}, headers=ana.headers)
+    )
+    answers.append(site.get(f"/api/tables/{ana.invite}", headers=ana.headers))
+    assert answers[-1].json()["view"]["hand"]  # the view that carries a hand
+    answers.append(site.get(f"/api/tables/{ana.invite}"))  # a spectator's
+    answers.append(
+        site.post(f"/api/tables/{ana.invite}/chat", json={"text": "hola"}, headers=ana.headers)
+    )
+    answers.append(site.get(f"/api/tables/{ana.invite}/chat"))
+    answers.append(site.get(f"/api/tables/{ana.invite}/record"))  # 409: not over
+    answers.append(site.get("/api/tables/nope"))
+    answers.append(site.post(f"/api/tables/{ana.invite}/start", json={"version": "x"}))
+    for r in answers:
+        assert r.headers.get("cache-control") == "no-store", (r.request.url, r.status_code)
+
+
+@pytest.mark.parametrize("base_url", ["https://escoba.example", "https://escoba.example/"])
+def test_links_use_the_public_base_url_on_the_api_as_on_the_pages(
+    settings: Settings, clock: ManualClock, base_url: str
+) -> None:
+    """Behind a proxy the Host header is the proxy's view, or anything a
+    client put there: ESCOBA_BASE_URL, when set, makes every link."""
+    settings = settings.model_copy(update={"base_url": base_url})
+    host = {"Host": "evil.example"}
+    with _html_client(settings, clock) as client:
+        r = client.post("/api/tables", json={"name": "Ana", "target": 21}, headers=host)
+        seat = r.json()
+        invite, token = seat["invite"], seat["token"]
+        assert seat["table_url"] == f"https://escoba.example/t/{invite}"
+        assert seat["continue_url"] == f"https://escoba.example/t/{invite}/continue/{token}"
+        r = client.post(f"/api/tables/{invite}/seats", json={"name": "Beto"}, headers=host)
+        assert r.json()["table_url"] == f"https://escoba.example/t/{invite}"
+        assert r.json()["continue_url"].startswith(f"https://escoba.example/t/{invite}/continue/")
+        page = client.get(f"/t/{invite}", headers=host).text
+        assert f'value="https://escoba.example/t/{invite}"' in page  # the page's own link
+        assert "evil.example" not in page
+    with _html_client(settings.model_copy(update={"base_url": ""}), clock) as client:
+        seat = client.post("/api/tables", json={"name": "Ana", "target": 21}).json()
+        assert seat["table_url"] == f"http://testserver/t/{seat['invite']}"  # the request's
+
+
 def test_xss_payloads_in_names_and_chat_render_as_text(site: TestClient) -> None:
     invite = _make_table(site, XSS_NAME)
     site.post(f"/t/{invite}/chat", data={"text": XSS_CHAT})

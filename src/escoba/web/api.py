@@ -1,22 +1,53 @@
 """The JSON API over the same service (OpenAPI at /docs): anyone can write a
 client or a robot. A seat is identified by its token, sent as
-`Authorization: Bearer <token>`; without one you are a spectator."""
+`Authorization: Bearer <token>`; without one you are a spectator, and a token
+that holds no seat at the table is refused (403), on reads as on commands.
+
+Every refusal, whatever refused it (the service, validation, FastAPI's body
+parsing, routing), is `{"error": code, "message": text}` with a 4xx status,
+and no answer may be cached (`Cache-Control: no-store`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine, Mapping
+from http import HTTPStatus
 from typing import Annotated, Any, Literal
 
 import orjson
 from fastapi import APIRouter, Depends, Path, Query, Request, status
-from fastapi.responses import Response
-from pydantic import BaseModel, Field
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException
 
 from escoba import engine as eng
-from escoba.web.deps import AppContext, bearer_token
+from escoba.web.deps import AppContext, bearer_token, public_base_url
 from escoba.web.pages import ChatLine, TablePage
-from escoba.web.service import Invalid, TableService
+from escoba.web.service import Forbidden, Invalid, TableService
 
-router = APIRouter(prefix="/api", tags=["api"])
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+class NoStoreRoute(APIRoute):
+    """An API route whose every answer is `Cache-Control: no-store`: a view
+    carries the seat's hand, a new seat its token, and the rest is a table's
+    live state behind its secret invite code, so no browser or proxy may keep
+    any of it (the pages say the same)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def no_store(request: Request) -> Response:
+            response = await handler(request)
+            response.headers.update(NO_STORE)
+            return response
+
+        return no_store
+
+
+router = APIRouter(prefix="/api", tags=["api"], route_class=NoStoreRoute)
 
 
 # The routes and their dependencies are coroutines: the service's calls are
@@ -45,16 +76,100 @@ class ErrorOut(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422, 429, 503)
+    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 415, 422, 429, 503)
+}
+NOT_SEATED = "No estás sentado en esta mesa."  # the service's words for a command
+
+
+def refusal(
+    status_code: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    """The API's one error shape, `{"error": code, "message": text}`."""
+    return JSONResponse(
+        {"error": code, "message": message},
+        status_code=status_code,
+        headers={**(headers or {}), **NO_STORE},
+    )
+
+
+def validation_refusal(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """A request FastAPI could not turn into a route's arguments: a body that
+    is no JSON at all is a 400 (`bad_json`), a body sent as another media type
+    a 415, anything else a 422 (`invalid`) that names the first wrong field."""
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return refusal(400, "bad_json", "El cuerpo de la petición no es JSON válido.")
+    whole_body = next((e for e in errors if tuple(e.get("loc", ())) == ("body",)), None)
+    if whole_body is not None:
+        if whole_body.get("type") == "missing":
+            return refusal(422, "invalid", "Falta el cuerpo de la petición: un objeto JSON.")
+        if not _is_json(request.headers.get("content-type")):
+            # FastAPI parses a body as JSON only when it is labelled so
+            return refusal(
+                415,
+                "unsupported_media_type",
+                "Envía el cuerpo como JSON, con Content-Type: application/json.",
+            )
+        return refusal(422, "invalid", "El cuerpo de la petición debe ser un objeto JSON.")
+    first = errors[0] if errors else {}
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    return refusal(
+        422, "invalid", f"Dato no válido: {where} ({first.get('msg', 'revisa la petición')})"
+    )
+
+
+#: FastAPI's words when a body labelled JSON cannot even be decoded (not UTF-8).
+BODY_PARSE_ERROR = "There was an error parsing the body"
+HTTP_REFUSALS: dict[int, tuple[str, str]] = {
+    404: ("not_found", "La API no tiene esa dirección."),
+    405: ("method_not_allowed", "Esa dirección de la API no acepta ese método."),
 }
 
 
-class CreateIn(BaseModel):
+def http_refusal(exc: HTTPException) -> JSONResponse:
+    """An HTTP error raised by FastAPI or Starlette themselves (an unknown
+    path, a wrong method, an unreadable body) in the API's shape, with its
+    headers (a 405's `Allow`)."""
+    if exc.status_code == 400 and exc.detail == BODY_PARSE_ERROR:
+        code, message = "bad_json", "El cuerpo de la petición no es JSON válido (ni UTF-8)."
+    elif exc.status_code in HTTP_REFUSALS:
+        code, message = HTTP_REFUSALS[exc.status_code]
+    else:
+        phrase = HTTPStatus(exc.status_code).phrase
+        code = phrase.lower().replace(" ", "_").replace("-", "_")
+        message = exc.detail if isinstance(exc.detail, str) else phrase
+    return refusal(exc.status_code, code, message, exc.headers)
+
+
+def _is_json(content_type: str | None) -> bool:
+    media = (content_type or "").split(";")[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+class StrictIn(BaseModel):
+    """Every request body is read with strict types: `"3"`, `4.0` or `true`
+    is no version (lax pydantic would take them for 3, 4 and 1), and a client
+    that sends one learns it from a 422 instead of acting on a guess."""
+
+    model_config = ConfigDict(strict=True)
+
+
+def _integer(value: Any) -> Any:
+    """Strict mode does not reach a literal's values, which compare by
+    equality: 21.0 would pass for 21 (and `true` for a literal 1)."""
+    if type(value) is not int:
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+class CreateIn(StrictIn):
     name: str = Field(max_length=200, description="Your name at the table.")
-    target: Literal[21, 31] = 21
+    target: Annotated[Literal[21, 31], BeforeValidator(_integer)] = 21
 
 
-class JoinIn(BaseModel):
+class JoinIn(StrictIn):
     name: str = Field(max_length=200)
 
 
@@ -66,7 +181,7 @@ class SeatOut(BaseModel):
     continue_url: str = Field(description="Opens this seat in any browser.")
 
 
-class VersionIn(BaseModel):
+class VersionIn(StrictIn):
     version: int = Field(description="The table version your command was made on.")
 
 
@@ -78,7 +193,7 @@ class PositionIn(VersionIn):
     position: int = Field(ge=0, le=3)
 
 
-class ActionIn(BaseModel):
+class ActionIn(StrictIn):
     type: Literal["play", "claim"]
     card: str | None = Field(default=None, max_length=4, description="play: the hand card")
     capture: list[str] = Field(
@@ -99,7 +214,7 @@ class RematchIn(VersionIn):
     )
 
 
-class ChatIn(BaseModel):
+class ChatIn(StrictIn):
     text: str = Field(max_length=2000)
 
 
@@ -184,7 +299,8 @@ def table_json(page: TablePage) -> dict[str, Any]:
 
 
 def _seat_out(request: Request, invite: str, token: str, position: int) -> SeatOut:
-    base = str(request.base_url).rstrip("/")
+    ctx: AppContext = request.app.state.ctx
+    base = public_base_url(request, ctx.settings)
     return SeatOut(
         invite=invite,
         token=token,
@@ -213,8 +329,10 @@ async def join_table(
 @router.get("/tables/{invite}", responses=ERRORS, response_model=TableOut)
 async def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> Response:
     """The table as your seat sees it (a spectator's view without a token)."""
-    body = orjson.dumps(table_json(service.page(invite, token, with_chat=False)))
-    return Response(body, media_type="application/json")
+    page = service.page(invite, token, with_chat=False)
+    if token is not None and page.you is None:
+        raise Forbidden(NOT_SEATED, "not_seated")
+    return Response(orjson.dumps(table_json(page)), media_type="application/json")
 
 
 @router.post("/tables/{invite}/robots", responses=ERRORS)
@@ -282,10 +400,12 @@ async def rematch(invite: Invite, body: RematchIn, service: ServiceDep, token: T
 async def read_chat(
     invite: Invite,
     service: ServiceDep,
+    token: TokenDep,
     after: Annotated[
         int, Query(ge=0, le=MAX_ID, description="Only the lines after this chat line id.")
     ] = 0,
 ) -> list[ChatOut]:
+    _require_seat_if_named(service, invite, token)
     return [_chat_out(line) for line in service.chat_lines(invite, after)]
 
 
@@ -296,6 +416,14 @@ async def write_chat(invite: Invite, body: ChatIn, service: ServiceDep, token: T
 
 
 @router.get("/tables/{invite}/record", responses=ERRORS)
-async def record(invite: Invite, service: ServiceDep) -> dict[str, Any]:
+async def record(invite: Invite, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     """The game record (`escoba-record/1`) once the game is over."""
+    _require_seat_if_named(service, invite, token)
     return service.record(invite)
+
+
+def _require_seat_if_named(service: TableService, invite: str, token: str | None) -> None:
+    """Anyone may read without a token; a token that holds no seat here is
+    refused as a command refuses it, not quietly read as a spectator's."""
+    if token is not None and service.seat_for(invite, token) is None:
+        raise Forbidden(NOT_SEATED, "not_seated")

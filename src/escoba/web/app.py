@@ -15,10 +15,12 @@ from typing import Annotated, Any
 
 import anyio.to_thread
 from fastapi import FastAPI, Header, Query, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from escoba.web import api, html
 from escoba.web.clock import Clock, SystemClock
@@ -126,7 +128,7 @@ def create_app(
             extra={"path": request.url.path, "code": exc.code, "status": exc.status},
         )
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+            return api.refusal(exc.status, exc.code, exc.message)
         return HTMLResponse(_error_page(exc.message), status_code=exc.status)
 
     @app.exception_handler(OperationalError)
@@ -140,11 +142,16 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
         if request.url.path.startswith("/api/"):
-            first = exc.errors()[0] if exc.errors() else {}
-            where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-            message = f"Dato no válido: {where} ({first.get('msg', 'revisa la petición')})"
-            return JSONResponse({"error": "invalid", "message": message}, status_code=422)
+            return api.validation_refusal(request, exc)
         return HTMLResponse(_error_page("Faltan datos o no son válidos."), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """FastAPI's and Starlette's own errors (no such path, wrong method, a
+        body that cannot be decoded): in the API's shape under /api/."""
+        if request.url.path.startswith("/api/"):
+            return api.http_refusal(exc)
+        return await http_exception_handler(request, exc)
 
     @app.get("/health/live", tags=["ops"])
     async def alive() -> dict[str, str]:

@@ -77,6 +77,13 @@ def set_seat_cookie(response: Response, ctx: AppContext, invite: str, token: str
     )
 
 
+def public_base_url(request: Request, settings: Settings) -> str:
+    """The origin of the links the app hands out (invite, continue): the
+    configured ESCOBA_BASE_URL when set, since behind a proxy the request's
+    Host is the proxy's view, or whatever a client put there; else the request's."""
+    return settings.base_url.rstrip("/") or str(request.base_url).rstrip("/")
+
+
 def bearer_token(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")

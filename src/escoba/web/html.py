@@ -55,6 +55,7 @@ from escoba.web.deps import (
     DECK_COOKIE,
     AppContext,
     ContextDep,
+    public_base_url,
     seat_token_from_cookie,
     set_seat_cookie,
 )
@@ -701,8 +702,7 @@ def lang_of(request: Request) -> str:
 
 
 def invite_url(request: Request, ctx: AppContext, invite: str) -> str:
-    base = ctx.settings.base_url.rstrip("/") or str(request.base_url).rstrip("/")
-    return f"{base}/t/{invite}"
+    return f"{public_base_url(request, ctx.settings)}/t/{invite}"
 
 
 def html_response(content: str, status_code: int = 200) -> HTMLResponse:
