@@ -163,3 +163,49 @@ def test_a_stream_that_was_away_starts_with_the_news(live_server: str) -> None:
         assert first_event(f"{events}?since={now}", {}) == []  # up to date: quiet
         assert first_event(events, {}) == []  # no version given: only news from now on
         assert first_event(events, {"Last-Event-ID": "nonsense"}) == []
+
+
+def test_an_open_page_hears_a_change_committed_by_another_process(
+    live_server: str, db_url: str
+) -> None:
+    """Issue 12.10: `escoba expire` from cron is another process, with no
+    channel of its own to the one serving the pages. On SQLite as on
+    PostgreSQL, an open page hears of the expiry within a few seconds, not
+    at its next action."""
+    import os
+    import subprocess
+    import sys
+
+    from .servers import wait_until
+
+    with _api(live_server) as client:
+        table = _create(client, "Ana")
+        invite = table["invite"]
+        version = client.get(f"/api/tables/{invite}").json()["version"]
+        out: queue.Queue[str] = queue.Queue()
+        stop = threading.Event()
+        threading.Thread(target=_listen, args=(live_server, invite, out, stop), daemon=True).start()
+        assert out.get(timeout=10) == "open"
+        assert wait_until(lambda: client.get("/health").json()["live_connections"] >= 1, 10)
+        # the table was made on the test clock (January); the job's clock is today's
+        env = {**os.environ, "DATABASE_URL": db_url}
+        done = subprocess.run(
+            [sys.executable, "-m", "escoba.cli", "expire"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        heard = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                heard.append(out.get(timeout=max(0.01, deadline - time.monotonic())))
+            except queue.Empty:
+                break
+            if heard[-1].isdigit() and int(heard[-1]) > version:
+                break
+        stop.set()
+        assert heard and heard[-1].isdigit() and int(heard[-1]) > version, heard
+        assert client.get(f"/api/tables/{invite}").json()["status"] == "expired"

@@ -37,7 +37,7 @@ def test_health_reports_database_schema_and_live_bridge(app_client: TestClient) 
     body = r.json()
     assert body["status"] == "ok" and body["database"] == "ok"
     assert body["schema"] == body["schema"] and body["schema"] is not None
-    assert body["live"] in ("local", "postgres", "redis") and body["live_ok"] is True
+    assert body["live"] in ("local", "sqlite", "postgres", "redis") and body["live_ok"] is True
     assert app_client.get("/health/live").json() == {"status": "alive"}
 
 

@@ -26,7 +26,7 @@ def serve(
     from escoba.web.logs import log_config
 
     settings = Settings()
-    if workers > 1 and settings.live == "local":
+    if workers > 1 and settings.live in ("local", "sqlite"):
         raise typer.BadParameter(
             "several workers need PostgreSQL (DATABASE_URL) or Redis (ESCOBA_REDIS_URL) "
             "so that live updates reach every process",

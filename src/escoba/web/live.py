@@ -417,11 +417,19 @@ def make_bridge(backend: str, database_url: str, redis_url: str) -> Bridge | Non
         if not database_url.startswith("postgresql"):
             raise ValueError("ESCOBA_LIVE_BACKEND=postgres needs a PostgreSQL DATABASE_URL")
         return PostgresBridge(database_url)
+    if backend == "sqlite":
+        from escoba.web.sqlite_watch import SqliteWatch, sqlite_file
+
+        if not database_url.startswith("sqlite"):
+            raise ValueError("ESCOBA_LIVE_BACKEND=sqlite needs an SQLite DATABASE_URL")
+        return SqliteWatch(database_url) if sqlite_file(database_url) else None
     if backend == "redis":
         if not redis_url:
             raise ValueError("ESCOBA_LIVE_BACKEND=redis needs ESCOBA_REDIS_URL")
         return RedisBridge(redis_url)
-    raise ValueError(f"unknown ESCOBA_LIVE_BACKEND {backend!r}: auto, local, postgres or redis")
+    raise ValueError(
+        f"unknown ESCOBA_LIVE_BACKEND {backend!r}: auto, local, sqlite, postgres or redis"
+    )
 
 
 def wait_connected(bridge: Bridge | None, seconds: float) -> bool:

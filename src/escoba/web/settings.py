@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     base_url: str = Field(default="", description="Public origin for invite links, if proxied.")
     live_backend: str = Field(
         default="auto",
-        description="How live updates cross processes: auto, local, postgres or redis.",
+        description="How live updates cross processes: auto, local, sqlite, postgres or redis.",
     )
     redis_url: str = Field(default="", description="Redis URL (live_backend=redis).")
     rate_limits: bool = Field(default=True, description="Refuse floods with 429.")
@@ -85,9 +85,10 @@ class Settings(BaseSettings):
     @property
     def live(self) -> str:
         """The live backend in force: `auto` is postgres on PostgreSQL,
-        redis when a Redis URL is set, else local (one process)."""
+        redis when a Redis URL is set, else sqlite (one serving process, which
+        also hears what other processes commit to the file)."""
         if self.live_backend != "auto":
             return self.live_backend
         if not self.is_sqlite:
             return "postgres"
-        return "redis" if self.redis_url else "local"
+        return "redis" if self.redis_url else "sqlite"
