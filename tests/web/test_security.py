@@ -287,6 +287,42 @@ def test_links_use_the_public_base_url_on_the_api_as_on_the_pages(
         assert seat["table_url"] == f"http://testserver/t/{seat['invite']}"  # the request's
 
 
+def test_the_api_docs_are_served_from_this_origin_under_the_strict_csp(site: TestClient) -> None:
+    """/docs and /redoc load Swagger UI and Redoc from the pinned npm packages
+    on this origin and start them from a same-origin script: no CDN, no inline
+    script. Redoc's page alone lets in styles that carry its per-response nonce
+    (Redoc injects <style> elements); tests/browser/test_docs.py renders both."""
+    nonces = []
+    for path in ("/docs", "/redoc", "/redoc"):
+        r = site.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+        csp = r.headers["content-security-policy"]
+        assert re.search(r"script-src 'self';", csp), csp
+        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+        assert _inline_problems(r.text) == [], (path, _inline_problems(r.text))
+        assert "cdn" not in r.text.lower() and "https:" not in r.text
+        urls = re.findall(r'(?:src|href)="([^"]+)"', r.text)
+        assert "/static/api-docs.js" in urls
+        for url in urls:
+            assert url.startswith("/"), url  # this origin only
+            asset = site.get(url)
+            assert asset.status_code == 200, url
+            if url.endswith(".js"):
+                assert asset.headers["content-type"].startswith("text/javascript"), url
+            if url.endswith(".css"):
+                assert asset.headers["content-type"].startswith("text/css"), url
+        if path == "/redoc":
+            style_src = re.search(r"style-src 'self' 'nonce-([^']+)'( 'sha256-[^']+')*;", csp)
+            assert style_src is not None, csp
+            assert f'data-style-nonce="{style_src.group(1)}"' in r.text
+            nonces.append(style_src.group(1))
+        else:
+            assert "style-src 'self';" in csp
+    assert nonces[0] != nonces[1]  # a nonce is for one response
+    assert b"cdn.redoc.ly" not in site.get("/docs/redoc.js").content  # its logo swapped
+    assert site.get("/openapi.json").json()["paths"]
+
+
 def test_xss_payloads_in_names_and_chat_render_as_text(site: TestClient) -> None:
     invite = _make_table(site, XSS_NAME)
     site.post(f"/t/{invite}/chat", data={"text": XSS_CHAT})

@@ -22,7 +22,7 @@ from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from escoba.web import api, html
+from escoba.web import api, apidocs, html
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.db import Database
 from escoba.web.deps import AppContext
@@ -115,6 +115,8 @@ def create_app(
         title="Escoba",
         summary="Escoba del 15 at your own pace: invite tables, robots, live play.",
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's pages need a CDN and an inline script: web/apidocs.py
+        redoc_url=None,
     )
     app.state.ctx = ctx
     app.state.hub = hub
@@ -204,6 +206,7 @@ def create_app(
         )
 
     app.include_router(api.router)
+    app.include_router(apidocs.router)
     app.include_router(html.router)
     return app
 

@@ -649,6 +649,9 @@ router.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 VENDOR_FILES: Final = {
     "htmx.min.js": ("htmx.org", "dist", "htmx.min.js"),
     "htmx-ext-sse.js": ("htmx-ext-sse", "dist", "sse.min.js"),
+    # Swagger UI, for /docs (web/apidocs.py)
+    "swagger-ui-bundle.js": ("swagger-ui-dist", "swagger-ui-bundle.js"),
+    "swagger-ui.css": ("swagger-ui-dist", "swagger-ui.css"),
 }
 
 
@@ -683,7 +686,7 @@ def vendor(name: str) -> Response:
         )
     return FileResponse(
         path,
-        media_type="text/javascript",
+        media_type="text/css" if path.suffix == ".css" else "text/javascript",
         headers={"Cache-Control": "public, max-age=86400"},
     )
 
