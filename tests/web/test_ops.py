@@ -11,12 +11,14 @@ import logging
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from schemathesis import GenerationMode
 from sqlalchemy import create_engine, text
 
 from escoba import engine as eng
@@ -131,21 +133,66 @@ def api_app(db_url: str) -> object:
     return create_app(settings_, rng=random.Random(1), brain=first_legal)
 
 
+#: Bodies no schema describes: not JSON, not UTF-8, not an object, labelled
+#: as another media type, or missing.
+MALFORMED_BODIES: list[tuple[bytes, str | None]] = [
+    (b"{", "application/json"),
+    (b'{"version": 1,', "application/json"),
+    (b"\xff", "application/json"),
+    (b"", "application/json"),
+    (b"[]", "application/json"),
+    (b"null", "application/json"),
+    (b'{"version": 1}', "text/plain"),
+    (b'{"version": 1}', None),
+    (b"version=1", "application/x-www-form-urlencoded"),
+]
+
+
+def _error_shape_problem(response: Any) -> str | None:
+    """Why an API refusal is not the documented `{"error", "message"}`."""
+    try:
+        data = response.json()
+    except ValueError:
+        return f"not JSON: {response.text[:80]!r}"
+    if not isinstance(data, dict) or set(data) != {"error", "message"}:
+        return f"not the error shape: {response.text[:120]}"
+    if not all(isinstance(data[k], str) and data[k] for k in data):
+        return f"empty or not text: {response.text[:120]}"
+    return None
+
+
 def test_schemathesis_finds_no_server_error(api_app: object) -> None:
     """Every operation, a few generated requests each (bounded: 12 examples
-    per operation), half of them on a real table with a real seat token."""
+    per operation), valid and invalid ones (wrong types, missing fields), half
+    of them on a real table with a real seat token, and then bodies no schema
+    describes: never a server error, and every refusal of the API in its
+    documented shape."""
     app = api_app
     with TestClient(app) as client:  # type: ignore[arg-type]
         ana = create(client, "Ana")
         schema = schemathesis.openapi.from_asgi("/openapi.json", app)  # type: ignore[arg-type]
         failures: list[str] = []
         seen = 0
+
+        def check(method: str, path: str, response: Any) -> None:
+            nonlocal seen
+            seen += 1
+            if response.status_code >= 500:
+                failures.append(f"{method} {path}: {response.status_code}")
+            elif response.status_code >= 400 and path.startswith("/api/"):
+                problem = _error_shape_problem(response)
+                if problem is not None:
+                    failures.append(f"{method} {path}: {response.status_code} {problem}")
+
         for result in schema.get_all_operations():
             operation = result.ok()
             if operation.path.endswith("/events"):
                 continue  # an endless stream; checked in test_security
+            strategies = [operation.as_strategy()]
+            if operation.body or operation.path_parameters or operation.query:
+                strategies.append(operation.as_strategy(GenerationMode.NEGATIVE))
 
-            @given(case=operation.as_strategy(), real=st.booleans())
+            @given(case=st.one_of(strategies), real=st.booleans())
             @settings(
                 max_examples=12,
                 deadline=None,
@@ -153,15 +200,20 @@ def test_schemathesis_finds_no_server_error(api_app: object) -> None:
                 database=None,
             )
             def never_500(case: schemathesis.Case, real: bool) -> None:
-                nonlocal seen
                 if real and "invite" in (case.path_parameters or {}):
                     case.path_parameters["invite"] = ana.invite
                 response = case.call(headers={"Authorization": f"Bearer {ana.token}"})
-                seen += 1
-                if response.status_code >= 500:
-                    failures.append(f"{case.method} {case.formatted_path}: {response.status_code}")
+                check(case.method, case.formatted_path, response)
 
             never_500()
+            if operation.body:
+                path = operation.path.replace("{invite}", ana.invite)
+                for raw, content_type in MALFORMED_BODIES:
+                    headers = ana.headers | ({"content-type": content_type} if content_type else {})
+                    response = client.request(operation.method, path, content=raw, headers=headers)
+                    check(operation.method.upper(), operation.path, response)
+                    if response.status_code < 400:
+                        failures.append(f"{operation.path} took {raw!r} ({content_type})")
         assert seen > 50
         assert not failures, failures
 
