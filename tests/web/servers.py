@@ -65,11 +65,34 @@ def redis_url() -> str | None:
 
 @dataclass
 class Server:
+    """`uvicorn escoba.web.asgi:app`, or with `serve` set, `escoba serve`
+    (its own protocol and shutdown bound; `workers` processes)."""
+
     database_url: str
     env: dict[str, str] = field(default_factory=dict)
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
+    serve: bool = False
+    workers: int = 1
+
+    def command(self) -> list[str]:
+        if self.serve:
+            escoba = str(Path(sys.executable).with_name("escoba"))
+            port = ["--host", "127.0.0.1", "--port", str(self.port)]
+            return [escoba, "serve", *port, "--workers", str(self.workers)]
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "escoba.web.asgi:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--no-access-log",
+            *(["--workers", str(self.workers)] if self.workers > 1 else []),
+        ]
 
     @property
     def base(self) -> str:
@@ -87,17 +110,7 @@ class Server:
         self.log_path = log_dir / f"server-{self.port}-{time.monotonic_ns()}.log"
         with self.log_path.open("wb") as out:
             self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "uvicorn",
-                    "escoba.web.asgi:app",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(self.port),
-                    "--no-access-log",
-                ],
+                self.command(),
                 env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -27,14 +27,18 @@ from escoba.web.clock import Clock, SystemClock
 from escoba.web.db import Database
 from escoba.web.deps import AppContext
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
-from escoba.web.live import Broker, Hub, LiveStream, make_bridge
+from escoba.web.live import Broker, Hub, LiveStream, close_on_exit_signals, make_bridge
 from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
-from escoba.web.security import GuardMiddleware
-from escoba.web.service import Busy, RobotBrain, ServiceError, TableService
+from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
+from escoba.web.service import Busy, RateLimited, RobotBrain, ServiceError, TableService
 from escoba.web.settings import Settings
 
 log = logging.getLogger("escoba.web")
 GC_YOUNG = 20_000
+TOO_MANY_STREAMS = (
+    "Hay demasiadas mesas abiertas a la vez desde tu conexión: cierra alguna pestaña "
+    "de Escoba y esta volverá a conectarse sola."
+)
 
 
 def create_app(
@@ -51,7 +55,7 @@ def create_app(
     db = Database(settings.sqlalchemy_url, settings.sqlite_synchronous)
     if migrate:
         db.migrate()
-    broker = Broker()
+    broker = Broker(streams_per_client=settings.live_streams_per_ip)
     hub = Hub(broker, make_bridge(settings.live, settings.sqlalchemy_url, settings.redis_url))
     service = TableService(db, settings, clock or SystemClock(), hub, brain=brain, rng=rng)
     runner: RobotRunner | InlineRobots
@@ -103,7 +107,10 @@ def create_app(
         log.info("started", extra={"live": hub.backend, "database": db.engine_name})
         if serving:
             tune_collector()
+        # last, so that no process forked at start-up inherits the hook
+        restore_signals = close_on_exit_signals(broker, loop)
         yield
+        restore_signals()
         if isinstance(runner, RobotRunner):
             await runner.stop()
         broker.close()
@@ -121,6 +128,11 @@ def create_app(
     app.state.ctx = ctx
     app.state.hub = hub
     app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter, signer=ctx.signer)
+    app.add_middleware(  # outside the guard: an oversized body is refused before anything
+        BodyLimitMiddleware,
+        max_bytes=settings.max_body_bytes,
+        timeout_seconds=settings.request_timeout_seconds,
+    )
     app.add_middleware(ClientTag)
 
     @app.exception_handler(ServiceError)
@@ -190,20 +202,39 @@ def create_app(
     @app.get("/t/{invite}/events", tags=["live"], response_class=LiveStream, status_code=200)
     async def events(
         invite: str,
+        request: Request,
         since: Annotated[int | None, Query(ge=0, description="The version you show.")] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> LiveStream:
         """Server-sent events: `update` with the table's new version after each
         change. Fetch your own view on each one; no card travels here. With
         `since` (or a browser's `Last-Event-ID`) older than the table, the
-        stream starts with an update: a client that was away catches up."""
+        stream starts with an update: a client that was away catches up.
+        One client IP holds at most `ESCOBA_LIVE_STREAMS_PER_IP` streams in a
+        process; past that, 429 (a HEAD tells a page whether it would be let
+        in, without holding a stream)."""
+        table_id = service.table_id(invite)
+        client = request.client.host if request.client else "unknown"
+        if not broker.admit(client):
+            log.info("too many live streams", extra={"invite": invite})
+            raise RateLimited(TOO_MANY_STREAMS, "too_many_streams")
         known = [v for v in (since, _int_or_none(last_event_id)) if v is not None]
         return LiveStream(
             broker,
-            service.table_id(invite),
+            table_id,
             since=max(known) if known else None,
             current=lambda: service.version(invite),
+            client=client,
         )
+
+    # a page asks whether it would be let in (429 or 200, no stream held)
+    app.add_api_route(
+        "/t/{invite}/events",
+        events,
+        methods=["HEAD"],
+        response_class=LiveStream,
+        include_in_schema=False,
+    )
 
     app.include_router(api.router)
     app.include_router(apidocs.router)

@@ -7,6 +7,10 @@ import typer
 
 from escoba.web.settings import Settings
 
+# On SIGTERM the live streams end at once (escoba.web.live.close_on_exit_signals);
+# this bounds the wait for the rest, such as a client that stopped reading.
+GRACEFUL_SHUTDOWN_SECONDS = 5
+
 
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
@@ -19,11 +23,14 @@ def serve(
 ) -> None:
     """Apply the migrations, then serve the web app (DATABASE_URL, default SQLite).
     Several workers share live updates through PostgreSQL LISTEN/NOTIFY (or
-    Redis with ESCOBA_REDIS_URL); behind a proxy, see docs/deploy.md."""
+    Redis with ESCOBA_REDIS_URL); behind a proxy, see docs/deploy.md. A
+    request's head must arrive within ESCOBA_REQUEST_TIMEOUT_SECONDS
+    (escoba.web.protocol), and a stop (SIGTERM) takes at most a few seconds."""
     import uvicorn
 
     from escoba.web.db import migrate
     from escoba.web.logs import log_config
+    from escoba.web.protocol import HeadDeadlineProtocol
 
     settings = Settings()
     if workers > 1 and settings.live in ("local", "sqlite"):
@@ -42,6 +49,8 @@ def serve(
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
         log_config=log_config(settings.log_format, settings.log_level),
+        http=HeadDeadlineProtocol,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
+import signal
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -48,14 +50,21 @@ class Broker:
     """In-process fan-out from publishers (any thread) to the open streams
     (the event loop). One timer pings the streams that have been quiet for
     `ping_seconds` (proxies close idle connections), a few at each tick, never
-    all at once; nothing else runs per connection but its own response."""
+    all at once; nothing else runs per connection but its own response.
 
-    def __init__(self, ping_seconds: float = 15.0) -> None:
+    It also counts the open streams of each client address: a stream is held
+    for as long as the page is open, so without a cap one client could hold
+    thousands of connections (`streams_per_client`, 0 for no cap)."""
+
+    def __init__(self, ping_seconds: float = 15.0, streams_per_client: int = 0) -> None:
         self._subscribers: dict[int, set[Subscription]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread = 0
         self._ping_seconds = ping_seconds
         self._pinger: asyncio.Task[None] | None = None
+        self._per_client: dict[str, int] = {}
+        self._streams_per_client = streams_per_client
+        self._closed = False
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """From the event loop, at start-up."""
@@ -85,8 +94,28 @@ class Broker:
 
     def attach(self, table_id: int) -> Subscription:
         sub = Subscription()
+        if self._closed:  # shutting down: the stream ends at once
+            sub.closed = True
+            sub.wake.set()
         self._subscribers.setdefault(table_id, set()).add(sub)
         return sub
+
+    def admit(self, client: str) -> bool:
+        """Take one of `client`'s stream places, or False when it holds them
+        all (checked and taken in one step on the loop, so concurrent
+        requests cannot overshoot). Every True is paired with `release`."""
+        held = self._per_client.get(client, 0)
+        if self._streams_per_client and held >= self._streams_per_client:
+            return False
+        self._per_client[client] = held + 1
+        return True
+
+    def release(self, client: str) -> None:
+        held = self._per_client.get(client, 0) - 1
+        if held > 0:
+            self._per_client[client] = held
+        else:
+            self._per_client.pop(client, None)
 
     def detach(self, table_id: int, sub: Subscription) -> None:
         subs = self._subscribers.get(table_id)
@@ -113,13 +142,59 @@ class Broker:
         return pinged
 
     def close(self) -> None:
-        """At shutdown: every stream ends (browsers reconnect elsewhere)."""
+        """At shutdown: every stream ends, and any opened from now on ends at
+        once (browsers reconnect, to another process or to this one
+        restarted, and catch up with their Last-Event-ID). Idempotent."""
+        self._closed = True
         if self._pinger is not None:
             self._pinger.cancel()
         for subs in self._subscribers.values():
             for sub in subs:
                 sub.closed = True
                 sub.wake.set()
+
+
+EXIT_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def close_on_exit_signals(broker: Broker, loop: asyncio.AbstractEventLoop) -> Callable[[], None]:
+    """On SIGTERM (or SIGINT) uvicorn stops accepting, then waits for every
+    open connection to finish, and only then runs the app's lifespan shutdown.
+    A live stream never finishes by itself, so a restart would wait until the
+    last browser left. This chains a hook onto the server's own handlers (as
+    uvicorn, its `--workers` children and gunicorn's uvicorn worker install
+    them before the app starts): the streams end as soon as the signal comes,
+    and the server's wait ends with them. Does nothing outside the main
+    thread (an app served by a test's thread) or when the server left a
+    signal at its default. Returns the undo, for the lifespan shutdown."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    hooks: dict[int, tuple[Any, Any]] = {}
+    pid = os.getpid()
+
+    def end_streams() -> None:
+        # a process forked later (the robots' pool) inherits the handler: not its streams
+        if os.getpid() == pid and not loop.is_closed():
+            loop.call_soon_threadsafe(broker.close)
+
+    for sig in EXIT_SIGNALS:
+        previous = signal.getsignal(sig)
+        if not callable(previous):
+            continue
+
+        def hook(signum: int, frame: Any, previous: Any = previous) -> None:
+            end_streams()
+            previous(signum, frame)
+
+        signal.signal(sig, hook)
+        hooks[sig] = (hook, previous)
+
+    def undo() -> None:
+        for sig, (hook, previous) in hooks.items():
+            if signal.getsignal(sig) is hook:
+                signal.signal(sig, previous)
+
+    return undo
 
 
 class LiveStream(Response):
@@ -136,17 +211,28 @@ class LiveStream(Response):
         table_id: int,
         since: int | None = None,
         current: Callable[[], int] | None = None,
+        client: str | None = None,
     ) -> None:
         """`since`: the version the client already shows (its page's, or the
         `id` of the last event it heard); if the table has moved on, the
-        stream starts with an update, so a client that was away catches up."""
+        stream starts with an update, so a client that was away catches up.
+        `client`: the address whose stream place (`Broker.admit`) this
+        stream holds, given back when it ends, however it ends."""
         super().__init__(content=None, media_type=self.media_type)
         self.broker = broker
         self.table_id = table_id
         self.since = since
         self.current = current
+        self.client = client
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await self._stream(scope, receive, send)
+        finally:
+            if self.client is not None:
+                self.broker.release(self.client)
+
+    async def _stream(self, scope: Any, receive: Any, send: Any) -> None:
         headers = [
             (b"content-type", b"text/event-stream; charset=utf-8"),
             (b"cache-control", b"no-store"),

@@ -16,10 +16,18 @@
   eval), no framing, no MIME sniffing, no Referer (an invite link is a key),
   HSTS on HTTPS; and seat cookies marked `Secure` on HTTPS requests (the
   scheme comes from `X-Forwarded-Proto` when uvicorn trusts the proxy).
+
+And `BodyLimitMiddleware` in front of it: request bodies are small (a move,
+a name, a chat line), so a body over `ESCOBA_MAX_BODY_BYTES` is refused with
+413 before it is read, and a body that does not arrive within
+`ESCOBA_REQUEST_TIMEOUT_SECONDS` with 408; served directly, without a proxy's
+limits, nothing else stops a client from making the app read and parse
+hundreds of megabytes on its event loop, or hold a request open forever.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -176,6 +184,98 @@ class GuardMiddleware:
             log.exception("rate limiter unavailable", extra={"path": path})
             return None
         return None if over is None else kinds[over]
+
+
+class BodyLimitMiddleware:
+    """Reads a request's body before the app does, up to `max_bytes`: a
+    declared `Content-Length` over the cap is refused at once, a chunked body
+    as soon as the bytes counted pass it, and a body slower than
+    `timeout_seconds` in all is refused with 408. The refusal closes the
+    connection, so the rest of the body is never read. What was read is
+    handed to the app as one message; a request without a body (every GET)
+    goes straight through, its `receive` untouched (a live stream listens on
+    it for the client leaving)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout_seconds: float) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.timeout_seconds = timeout_seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length: str | None = None
+        chunked = False
+        for key, value in scope.get("headers", []):
+            if key.lower() == b"content-length":
+                length = value.decode("latin-1").strip()
+            elif key.lower() == b"transfer-encoding" and b"chunked" in value.lower():
+                chunked = True
+        if not chunked and (length is None or length == "0"):
+            await self.app(scope, receive, send)
+            return
+        if length is not None and not chunked and (not length.isdigit() or len(length) > 18):
+            await self._refuse(scope, send, 400, "invalid", "La petición no es válida.")
+            return
+        if length is not None and not chunked and int(length) > self.max_bytes:
+            await self._too_large(scope, send)
+            return
+        body = bytearray()
+        try:
+            async with asyncio.timeout(self.timeout_seconds or None):  # 0: none
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return  # the client left: nobody to answer
+                    body += message.get("body", b"")
+                    if len(body) > self.max_bytes:
+                        await self._too_large(scope, send)
+                        return
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            log.warning("request body too slow", extra={"path": scope["path"]})
+            await self._refuse(scope, send, 408, "timeout", TIMEOUT_MESSAGE)
+            return
+        await self.app(scope, _replay(bytes(body), receive), send)
+
+    async def _too_large(self, scope: Scope, send: Send) -> None:
+        log.warning("request body too large", extra={"path": scope["path"]})
+        message = TOO_LARGE_MESSAGE.format(kb=max(1, self.max_bytes // 1024))
+        await self._refuse(scope, send, 413, "too_large", message)
+
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send, status: int, code: str, message: str) -> None:
+        """`_refuse`, and `Connection: close`: what is left of the body is
+        never read."""
+
+        async def closing(out: Message) -> None:
+            if out["type"] == "http.response.start":
+                out["headers"] = [*out.get("headers", []), (b"connection", b"close")]
+            await send(out)
+
+        https = scope.get("scheme") == "https"
+        await _refuse(closing, scope["path"], status, code, message, https)
+
+
+TOO_LARGE_MESSAGE = "Esa petición es demasiado grande (el límite es {kb} KB) y no se leyó."
+TIMEOUT_MESSAGE = "La petición tardó demasiado en llegar: prueba otra vez."
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The body as one message, then the server's own `receive` (which
+    tells of the client leaving)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
 
 
 def _origins(settings: Settings) -> list[str]:

@@ -62,6 +62,18 @@ class Settings(BaseSettings):
     rate_join_per_ip: int = Field(default=30, description="Tables made or joined per IP.")
     rate_act_per_ip: int = Field(default=600, description="Commands per client IP.")
     rate_act_per_seat: int = Field(default=120, description="Commands per seat.")
+    max_body_bytes: int = Field(
+        default=65536,
+        description="Largest request body taken; a larger one is refused with 413 unread.",
+    )
+    live_streams_per_ip: int = Field(
+        default=20,
+        description="Live streams (open table pages) one client IP may hold per process (0: any).",
+    )
+    request_timeout_seconds: float = Field(
+        default=10.0,
+        description="Time a client has to send a request's head, and then its body.",
+    )
     trusted_origins: str = Field(
         default="",
         description="Other origins allowed to post forms (comma-separated).",

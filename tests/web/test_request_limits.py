@@ -1,0 +1,272 @@
+"""What one client may hold, served directly without a proxy: a request body
+over `ESCOBA_MAX_BODY_BYTES` is refused with 413 before it is read (by its
+declared length, or by counting a chunked body as it comes) and changes
+nothing; a request whose head or body does not arrive in time is answered
+408 and closed; and one client IP may hold only so many live streams (429,
+with a sentence saying why)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from escoba.web.app import create_app
+from escoba.web.clock import ManualClock
+from escoba.web.db import migrate
+from escoba.web.security import BodyLimitMiddleware
+from escoba.web.settings import Settings
+
+from .conftest import first_legal
+from .servers import Server, wait_until
+from .test_restart import open_stream
+
+CAP = 65536
+OVER = CAP + 1
+
+
+@pytest.fixture
+def site(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    app = create_app(settings, clock=clock, rng=random.Random(5), brain=first_legal)
+    with TestClient(app) as client:
+        yield client
+
+
+def _tables(url: str) -> int:
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        count = int(conn.execute(text("SELECT count(*) FROM tables")).scalar_one())
+    engine.dispose()
+    return count
+
+
+def _padded_table_json(size: int) -> bytes:
+    """A valid table to create, padded with a field the API ignores to `size` bytes."""
+    body = json.dumps({"name": "Ana", "target": 21, "pad": ""}).encode()
+    return body.replace(b'"pad": ""', b'"pad": "' + b"x" * (size - len(body)) + b'"')
+
+
+# ---------------------------------------------------------------------------
+# Bodies
+
+
+def test_the_cap_is_the_documented_default() -> None:
+    assert Settings().max_body_bytes == CAP
+
+
+def test_a_body_over_the_cap_is_refused_with_413_and_changes_nothing(
+    site: TestClient, settings: Settings
+) -> None:
+    before = _tables(settings.sqlalchemy_url)
+    just_right = site.post(
+        "/api/tables", content=_padded_table_json(CAP), headers={"content-type": "application/json"}
+    )
+    assert just_right.status_code == 201, just_right.text
+    assert _tables(settings.sqlalchemy_url) == before + 1
+
+    declared = site.post(
+        "/api/tables",
+        content=_padded_table_json(OVER),
+        headers={"content-type": "application/json"},
+    )
+    assert declared.status_code == 413
+    assert declared.json()["error"] == "too_large"
+    assert "64 KB" in declared.json()["message"]
+    assert declared.headers["connection"] == "close"
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: sent chunked
+        body = _padded_table_json(4 * CAP)
+        for i in range(0, len(body), 8192):
+            yield body[i : i + 8192]
+
+    chunked = site.post(
+        "/api/tables", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert chunked.status_code == 413
+    assert chunked.json()["error"] == "too_large"
+
+    form = site.post(
+        "/tables",
+        data={"name": "Ana", "target": "21", "pad": "x" * OVER},
+        follow_redirects=False,
+    )
+    assert form.status_code == 413
+    assert form.headers["content-type"].startswith("text/html")
+    assert "demasiado grande" in form.text
+    assert _tables(settings.sqlalchemy_url) == before + 1
+
+
+def test_a_chunked_body_is_refused_once_the_cap_is_passed_not_read_to_its_end() -> None:
+    """The middleware counts as the chunks come: an endless body is refused
+    after the cap's worth of chunks, and the app never runs."""
+    received = 0
+    sent: list[dict[str, Any]] = []
+
+    async def endless() -> dict[str, Any]:
+        nonlocal received
+        received += 1
+        return {"type": "http.request", "body": b"x" * 8192, "more_body": True}
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the app must not run")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/tables",
+        "headers": [(b"transfer-encoding", b"chunked")],
+    }
+    asyncio.run(BodyLimitMiddleware(app, CAP, 10)(scope, endless, send))
+    assert sent[0]["status"] == 413
+    assert received == CAP // 8192 + 1
+
+
+def test_a_chunked_body_on_the_wire_is_refused_before_its_end(tmp_path: Path) -> None:
+    """A real server: a chunked body that passes the cap and never ends gets
+    its 413 at once, without the server waiting for the rest; no table."""
+    url = f"sqlite:///{tmp_path / 'escoba.db'}"
+    migrate(url)
+    with _server(Server(url), tmp_path) as server:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
+        for _ in range(5):  # 80 KB, and no last chunk: the body has no end
+            sock.sendall(b"%x\r\n%s\r\n" % (16384, b" " * 16384))
+        answer = _answer(sock)
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+        assert b'"too_large"' in answer
+        assert _tables(url) == 0
+
+
+def test_a_body_that_never_ends_gets_408_and_changes_nothing(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'escoba.db'}"
+    migrate(url)
+    env = {"ESCOBA_REQUEST_TIMEOUT_SECONDS": "1"}
+    with _server(Server(url, env), tmp_path) as server:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 40\r\n\r\n{"name": "Ana",'
+        )
+        answer = _answer(sock)
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+        assert b'"timeout"' in answer
+        assert _tables(url) == 0
+
+
+# ---------------------------------------------------------------------------
+# Heads (escoba serve's protocol)
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [b"", b"GET /health/live HTTP/1.1\r\nHost: t\r\n", b"GET /health/li"],
+    ids=["nothing", "headers-without-end", "half-a-line"],
+)
+def test_a_request_head_that_never_ends_is_closed(tmp_path: Path, sent: bytes) -> None:
+    url = f"sqlite:///{tmp_path / 'escoba.db'}"
+    env = {"ESCOBA_REQUEST_TIMEOUT_SECONDS": "1"}
+    with _server(Server(url, env, serve=True), tmp_path) as server:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        sock.sendall(sent)
+        assert _answer(sock).startswith(b"HTTP/1.1 408")
+
+
+def test_a_head_sent_slowly_is_closed_at_its_deadline_and_a_stream_is_not(
+    tmp_path: Path,
+) -> None:
+    """The deadline is for the head as a whole, not between bytes; once the
+    head is in, a live stream stays open past it."""
+    url = f"sqlite:///{tmp_path / 'escoba.db'}"
+    env = {"ESCOBA_REQUEST_TIMEOUT_SECONDS": "1"}
+    with _server(Server(url, env, serve=True), tmp_path) as server:
+        made = httpx.post(server.base + "/api/tables", json={"name": "Ana", "target": 21})
+        stream = open_stream(server.port, made.json()["invite"])
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        closed = False
+        for byte in b"GET /health/live HTTP/1.1\r\nHost: t\r\nX-Slow: " + b"a" * 200:
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                closed = True
+                break
+            time.sleep(0.05)  # 200+ bytes: over 10 s in all if never closed
+        if not closed:
+            assert _answer(sock).startswith(b"HTTP/1.1 408")
+        stream.settimeout(0.2)
+        with pytest.raises(TimeoutError):  # still open: nothing to read, no EOF
+            stream.recv(100)
+        stream.close()
+
+
+# ---------------------------------------------------------------------------
+# Live streams per client IP
+
+
+def test_one_ip_holds_at_most_its_share_of_live_streams(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'escoba.db'}"
+    migrate(url)
+    env = {"ESCOBA_LIVE_STREAMS_PER_IP": "3"}
+    with _server(Server(url, env), tmp_path) as server:
+        made = httpx.post(server.base + "/api/tables", json={"name": "Ana", "target": 21})
+        invite = made.json()["invite"]
+        streams = [open_stream(server.port, invite) for _ in range(3)]
+        events = f"{server.base}/t/{invite}/events"
+        refused = httpx.get(events, timeout=10)
+        assert refused.status_code == 429
+        assert "demasiadas mesas abiertas" in refused.text
+        # a page asks why without holding a stream
+        assert httpx.head(events, timeout=10).status_code == 429
+        streams.pop().close()
+        assert wait_until(lambda: server.live_connections() == 2, 10)
+        assert httpx.head(events, timeout=10).status_code == 200
+        streams.append(open_stream(server.port, invite))
+        assert httpx.get(events, timeout=10).status_code == 429
+        for sock in streams:
+            sock.close()
+
+
+# ---------------------------------------------------------------------------
+
+
+def _answer(sock: socket.socket) -> bytes:
+    """All the server sends until it closes the connection; fails if it is
+    still open after the socket's 10 s timeout."""
+    out = b""
+    try:
+        while chunk := sock.recv(65536):
+            out += chunk
+    except TimeoutError:
+        pytest.fail(f"the server kept the connection open; it sent {out[:100]!r}")
+    except ConnectionResetError:
+        pass
+    finally:
+        sock.close()
+    return out
+
+
+class _server:
+    def __init__(self, server: Server, log_dir: Path) -> None:
+        self.server = server
+        self.log_dir = log_dir
+
+    def __enter__(self) -> Server:
+        return self.server.start(self.log_dir)
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.stop()
