@@ -608,6 +608,45 @@
     if (el) el.focus({ preventScroll: true });
   }
 
+  /* ------------------------------------------------------------ live stream */
+
+  // While the page has no live stream (the server restarting, the network
+  // gone) it says «Reconectando…». The browser reconnects by itself (or the
+  // SSE extension, after a refusal) and the server starts the new stream
+  // with an update when the table moved on meanwhile (Last-Event-ID, or the
+  // `since` of the stream's address), so the board catches up. A stream
+  // the server refused is retried by the extension ever more slowly: ask
+  // why (a HEAD holds no stream), and when it is 429 (too many open from
+  // this connection) say so instead.
+  function liveStatus(text) {
+    var el = $("#live-status");
+    if (!el) return;
+    el.textContent = text || "";
+    el.hidden = !text;
+  }
+
+  var liveOpen = false;
+
+  document.addEventListener("htmx:sseOpen", function () {
+    liveOpen = true;
+    liveStatus(null);
+  });
+
+  document.addEventListener("htmx:sseError", function (event) {
+    var source = event.detail && event.detail.source;
+    liveOpen = false;
+    liveStatus(msg("reconnecting"));
+    if (!source || source.readyState !== 2 || !window.fetch) return; // 2: CLOSED, refused
+    window
+      .fetch(source.url, { method: "HEAD", credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (response.status === 429 && !liveOpen) liveStatus(msg("tooManyStreams"));
+      })
+      .catch(function () {
+        /* the server is away: «Reconectando…» stays */
+      });
+  });
+
   /* ------------------------------------------------------------ the rest */
 
   function copyLink(button) {
