@@ -103,6 +103,14 @@ def check_axe(page: Page, label: str) -> None:
         # evaluated through the DevTools protocol, so the page's strict CSP
         # (no inline scripts) stays on for everything else
         page.evaluate(AXE.read_text(encoding="utf-8") + "\n;undefined")
+    # axe measures colours as they are drawn at that moment: let the finite
+    # animations end first (the winner's title pops in from transparent, and a
+    # small tag in it half faded in fails the contrast check)
+    page.evaluate(
+        """() => Promise.all(document.getAnimations()
+          .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+          .map(a => a.finished.catch(() => null)))"""
+    )
     result = page.evaluate(
         """async () => {
           const r = await axe.run(document, {resultTypes: ['violations']});
