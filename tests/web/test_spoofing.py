@@ -12,11 +12,11 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import insert
+from sqlalchemy import create_engine, insert, update
 
 from escoba.web.app import create_app
 from escoba.web.clock import ManualClock
-from escoba.web.models import ChatRow
+from escoba.web.models import ChatRow, SeatRow
 from escoba.web.service import ROBOT_NAMES, Conflict, Invalid, TableService
 from escoba.web.settings import Settings
 from escoba.web.spoofing import (
@@ -153,6 +153,34 @@ def test_service_refuses_a_name_like_one_at_the_table(app_client: TestClient) ->
     # a name taken at one table is free at another
     other = service.create_table("Beto", 21).invite
     service.join(other, "Ana")
+
+
+def test_no_robot_sits_beside_a_person_named_like_it(
+    settings: Settings, clock: ManualClock
+) -> None:
+    """A name kept from before these rules («Luna» was allowed) does not get
+    a robot Luna beside it; the other robots may still sit."""
+    app = create_app(settings, clock=clock, rng=random.Random(5), brain=first_legal)
+    with TestClient(app) as client:
+        ana = create(client, "Ana")
+        join(client, ana.invite, "Beto")
+    engine = create_engine(settings.sqlalchemy_url)
+    with engine.begin() as conn:
+        conn.execute(update(SeatRow).where(SeatRow.name == "Beto").values(name="Luna"))
+    engine.dispose()
+    app = create_app(settings, clock=clock, rng=random.Random(5), brain=first_legal)
+    with TestClient(app) as client:
+        ana.client = client
+        version = ana.table()["version"]
+        r = client.post(
+            f"/api/tables/{ana.invite}/robots",
+            json={"version": version, "robot": "luna"},
+            headers=ana.headers,
+        )
+        _api_refused(r, 409, "name_taken")
+        assert ana.table()["version"] == version
+        ana.command("/robots", robot="tito")
+        assert [s["name"] for s in ana.table()["seats"]] == ["Ana", "Luna", "Tito"]
 
 
 def test_service_strips_bidi_controls_from_chat(app_client: TestClient) -> None:

@@ -483,6 +483,9 @@ class TableService:
             position = self._free_position(table)
             if position is None:
                 raise Conflict("No quedan lugares libres.", "table_full")
+            # a person named so before the name rules (`_clean_name`) existed
+            if any(s.robot is None and look_alike(ROBOT_NAMES[robot], s.name) for s in table.seats):
+                raise Conflict(NAME_TAKEN, "name_taken")
             tx.add_seat(
                 SeatRecord(None, position, ROBOT_NAMES[robot], robot, None, None, False),
                 self.clock.now(),
