@@ -52,7 +52,8 @@ class Player:
         return r.json()
 
     def command(self, path: str, expect: int = 200, **body: Any) -> Any:
-        body.setdefault("version", self.table()["version"])
+        if "version" not in body:
+            body["version"] = self.table()["version"]
         return self.post(path, body, expect)
 
     def game_seat(self) -> int:

@@ -121,8 +121,9 @@ def test_abandon_with_pairs_the_whole_pair_loses(app_client: TestClient) -> None
 def test_a_spectator_or_stranger_cannot_end_the_game(app_client: TestClient) -> None:
     ana, _ = _two_people(app_client)
     stranger = Player(app_client, ana.invite, "not-a-real-token-at-all")
-    stranger.command("/abandon", expect=403)
-    Player(app_client, ana.invite, None).command("/abandon", expect=403)
+    version = ana.table()["version"]
+    stranger.command("/abandon", expect=403, version=version)
+    Player(app_client, ana.invite, None).command("/abandon", expect=403, version=version)
     assert ana.table()["status"] == "playing"
 
 
