@@ -108,6 +108,7 @@ class Server:
             "ESCOBA_RATE_JOIN_PER_IP": "1000000",
             "ESCOBA_RATE_ACT_PER_IP": "1000000",
             "ESCOBA_RATE_ACT_PER_SEAT": "1000000",
+            "ESCOBA_LIVE_STREAMS_PER_IP": "0",  # every stream comes from this one address
             **env,
         }
         self._log = log.open("wb")
