@@ -42,13 +42,16 @@ def head_timeout() -> float:
 class HeadDeadlineProtocol(HttpToolsProtocol):
     """A request's head must be complete within `head_timeout()` seconds
     of its first byte (of the connection, for the first request); otherwise
-    the client gets 408 and the connection is closed. Nothing changes once
-    the head is in: a live stream may stay open for hours."""
+    the connection is closed, with a 408 if a request had begun (a
+    connection that never sent a byte is closed quietly, as a browser's
+    unused preconnection may be). Nothing changes once the head is in: a
+    live stream may stay open for hours."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.head_timeout = head_timeout()
         self._head_timer: asyncio.TimerHandle | None = None
+        self._head_begun = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -60,9 +63,11 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self._head_begun = True
         self._arm_head_timer()
 
     def on_headers_complete(self) -> None:
+        self._head_begun = False
         self._cancel_head_timer()
         super().on_headers_complete()
 
@@ -79,7 +84,7 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
         self._head_timer = None
         if self.transport.is_closing():
             return
-        if self.cycle is None or self.cycle.response_complete:
-            # no response of a pipelined request is being written: say why
+        if self._head_begun and (self.cycle is None or self.cycle.response_complete):
+            # a request began, and no earlier response is being written: say why
             self.transport.write(REQUEST_TIMEOUT)
         self.transport.close()

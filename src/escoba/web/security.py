@@ -215,7 +215,7 @@ class BodyLimitMiddleware:
         if not chunked and (length is None or length == "0"):
             await self.app(scope, receive, send)
             return
-        if length is not None and not chunked and (not length.isdigit() or len(length) > 18):
+        if length is not None and not chunked and not _is_length(length):
             await self._refuse(scope, send, 400, "invalid", "La petición no es válida.")
             return
         if length is not None and not chunked and int(length) > self.max_bytes:
@@ -261,6 +261,11 @@ class BodyLimitMiddleware:
 
 TOO_LARGE_MESSAGE = "Esa petición es demasiado grande (el límite es {kb} KB) y no se leyó."
 TIMEOUT_MESSAGE = "La petición tardó demasiado en llegar: prueba otra vez."
+
+
+def _is_length(value: str) -> bool:
+    """ASCII digits only (`str.isdigit` also takes «²»), and not absurdly many."""
+    return value.isascii() and value.isdigit() and len(value) <= 18
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
