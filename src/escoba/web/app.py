@@ -214,8 +214,9 @@ def create_app(
         process; past that, 429 (a HEAD tells a page whether it would be let
         in, without holding a stream)."""
         table_id = service.table_id(invite)
-        client = request.client.host if request.client else "unknown"
-        if not broker.admit(client):
+        # no address (a Unix socket without forwarded headers): nothing to count by
+        client = request.client.host if request.client else None
+        if client is not None and not broker.admit(client):
             log.info("too many live streams", extra={"invite": invite})
             raise RateLimited(TOO_MANY_STREAMS, "too_many_streams")
         known = [v for v in (since, _int_or_none(last_event_id)) if v is not None]
