@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import random
+import signal
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,12 +26,13 @@ import uvicorn
 
 from escoba import engine as eng
 from escoba.web.app import create_app
+from escoba.web.db import migrate
 from escoba.web.robots import RobotRunner, ThinkingPool, current_client
 from escoba.web.service import RobotTurn
 from escoba.web.settings import Settings
 
 from .conftest import first_legal
-from .servers import free_port
+from .servers import Server, free_port, wait_until
 
 
 @contextmanager
@@ -266,3 +270,39 @@ def test_the_thinking_pool_runs_a_robot_brain(processes: int) -> None:
         return action
 
     assert asyncio.run(scenario()) in view.legal
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_robot_workers_never_outlive_their_app_process(tmp_path: Path) -> None:
+    """The robots' worker processes go with their app process, even when it
+    is killed outright (a crash, the OOM killer), and a SIGTERM sent to one
+    of them stops it (it must not keep the app's own signal handlers)."""
+    url = f"sqlite:///{tmp_path / 'escoba.db'}"
+    migrate(url)
+    server = Server(url, env={"ESCOBA_ROBOT_PROCESSES": "2"}).start(tmp_path)
+    assert server.proc is not None
+    workers = _children(server.proc.pid)
+    try:
+        assert len(workers) == 2, workers
+        os.kill(workers[0], signal.SIGTERM)
+        assert wait_until(lambda: not _alive(workers[0]), 10)
+        server.kill()
+        assert wait_until(lambda: not _alive(workers[1]), 10), "a robot worker was left behind"
+    finally:
+        server.kill()
+        for pid in workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)

@@ -30,8 +30,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import secrets
+import signal
 import threading
 import time
 from collections import deque
@@ -47,6 +49,7 @@ from escoba import engine as eng
 from escoba.web.service import RobotBrain, RobotTurn
 
 log = logging.getLogger("escoba.robots")
+PARENT_CHECK_SECONDS = 1.0  # how soon a robot worker notices its app process is gone
 
 # The client (its IP) whose request is being served, set by ClientTag: a
 # robot's turn is counted to the client whose command gave it.
@@ -66,6 +69,24 @@ class ClientTag:
             await self.app(scope, receive, send)
         finally:
             current_client.reset(token)
+
+
+def _worker_init(parent: int) -> None:
+    """In each robot worker, first. A fork keeps the app's signal handlers
+    (uvicorn's, which only tell a server that does not run here to stop):
+    SIGTERM ends the worker again, and Ctrl-C is the app's to handle. And a
+    worker goes with its app process however that ends — a clean stop shuts
+    the pool down, but a SIGKILL or the OOM killer runs no code — so a thread
+    watches the parent and leaves when it is gone."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="escoba-robot-parent", daemon=True).start()
 
 
 def _warm() -> int:
@@ -109,7 +130,10 @@ class ThinkingPool:
         if self.processes <= 0:
             return ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-robot")
         return ProcessPoolExecutor(
-            max_workers=self.processes, mp_context=multiprocessing.get_context("fork")
+            max_workers=self.processes,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
         )
 
     async def run(self, owner: str, fn: Callable[..., Any], *args: Any) -> Any:
