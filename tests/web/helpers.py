@@ -163,3 +163,27 @@ def play_until_over(
                 leaked = cards_in(text) & hidden_cards(state, seat)
                 assert not leaked, f"seat {seat} was shown hidden cards {leaked}"
     raise AssertionError("the game did not end")
+
+
+def run_async(coro: Any) -> Any:
+    """`asyncio.run(coro)` in a thread of its own: a test in this process that
+    serves the app (uvicorn or a TestClient's portal) may leave this thread
+    marked as running an event loop, where asyncio.run refuses to start."""
+    import threading
+
+    result: dict[str, Any] = {}
+
+    def target() -> None:
+        import asyncio
+
+        try:
+            result["value"] = asyncio.run(coro)
+        except BaseException as err:  # handed to the caller
+            result["error"] = err
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in result:
+        raise result["error"]
+    return result.get("value")

@@ -7,7 +7,6 @@ with a sentence saying why)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import socket
@@ -28,6 +27,7 @@ from escoba.web.security import BodyLimitMiddleware
 from escoba.web.settings import Settings
 
 from .conftest import first_legal
+from .helpers import run_async
 from .servers import Server, wait_until
 from .test_restart import open_stream
 
@@ -129,7 +129,7 @@ def test_a_chunked_body_is_refused_once_the_cap_is_passed_not_read_to_its_end() 
         "path": "/api/tables",
         "headers": [(b"transfer-encoding", b"chunked")],
     }
-    asyncio.run(BodyLimitMiddleware(app, CAP, 10)(scope, endless, send))
+    run_async(BodyLimitMiddleware(app, CAP, 10)(scope, endless, send))
     assert sent[0]["status"] == 413
     assert received == CAP // 8192 + 1
 
@@ -154,7 +154,7 @@ def test_a_content_length_that_is_no_number_is_a_400_not_a_500(length: str) -> N
         "path": "/api/tables",
         "headers": [(b"content-length", length.encode("latin-1"))],
     }
-    asyncio.run(BodyLimitMiddleware(app, CAP, 10)(scope, receive, send))
+    run_async(BodyLimitMiddleware(app, CAP, 10)(scope, receive, send))
     assert sent[0]["status"] == 400
     assert json.loads(sent[1]["body"])["error"] == "invalid"
 

@@ -32,6 +32,7 @@ from escoba.web.service import RobotTurn
 from escoba.web.settings import Settings
 
 from .conftest import first_legal
+from .helpers import run_async
 from .servers import Server, free_port, wait_until
 
 
@@ -205,7 +206,7 @@ def test_a_turn_given_during_the_runners_last_look_is_not_lost() -> None:
         await runner.stop()
         return played
 
-    assert asyncio.run(scenario()) == [1, 2]
+    assert run_async(scenario()) == [1, 2]
 
 
 def test_robot_work_is_taken_from_the_clients_in_turn() -> None:
@@ -232,7 +233,7 @@ def test_robot_work_is_taken_from_the_clients_in_turn() -> None:
         pool.stop()
         return order
 
-    order = asyncio.run(scenario())
+    order = run_async(scenario())
     # the first flood job was already running; the other client's comes next
     assert order[:2] == ["flood", "other"]
 
@@ -250,7 +251,7 @@ def test_a_robot_turn_is_counted_to_the_client_whose_command_gave_it() -> None:
         await runner.stop()
         return owners
 
-    assert asyncio.run(scenario()) == {3: "203.0.113.9"}
+    assert run_async(scenario()) == {3: "203.0.113.9"}
 
 
 @pytest.mark.parametrize("processes", [0, 1])
@@ -269,7 +270,7 @@ def test_the_thinking_pool_runs_a_robot_brain(processes: int) -> None:
             pool.stop()
         return action
 
-    assert asyncio.run(scenario()) in view.legal
+    assert run_async(scenario()) in view.legal
 
 
 def _children(pid: int) -> list[int]:
