@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import signal
 import subprocess
@@ -36,7 +35,7 @@ from typing import Any
 
 import aiohttp
 
-from bench_load import free_port, percentile, prepare_database, yardstick_ms
+from bench_load import free_port, percentile, prepare_database, report, yardstick_ms
 
 PIECE = 65536
 
@@ -230,12 +229,7 @@ def main() -> None:
         url = prepare_database("sqlite", "", Path(tmp))
         result = asyncio.run(run(args, url, Path(tmp) / "server.log"))
     result["yardstick_ms"] = yardstick
-    print(HEADER)
-    print(row(result))
-    print(json.dumps(result))
-    if args.json is not None:
-        with args.json.open("a") as out:
-            out.write(json.dumps(result) + "\n")
+    report(HEADER, row(result), result, args.json)
 
 
 if __name__ == "__main__":

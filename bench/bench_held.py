@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import signal
 import subprocess
@@ -30,7 +29,7 @@ from typing import Any
 
 import httpx
 
-from bench_load import free_port, percentile, prepare_database, yardstick_ms
+from bench_load import free_port, percentile, prepare_database, report, yardstick_ms
 
 
 async def held(port: int, request: bytes, wait: float) -> tuple[str, float | None]:
@@ -155,12 +154,7 @@ def main() -> None:
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     result["yardstick_ms"] = yardstick
-    print(HEADER)
-    print(row(result))
-    print(json.dumps(result))
-    if args.json is not None:
-        with args.json.open("a") as out:
-            out.write(json.dumps(result) + "\n")
+    report(HEADER, row(result), result, args.json)
 
 
 if __name__ == "__main__":

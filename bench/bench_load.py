@@ -599,6 +599,17 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
     }
 
 
+def report(header: str, row: str, result: dict[str, Any], json_path: Path | None) -> None:
+    """Every benchmark's ending: its markdown row under the header, the
+    result as one JSON line, and that line appended to `--json` if given."""
+    print(header)
+    print(row)
+    print(json.dumps(result))
+    if json_path is not None:
+        with json_path.open("a") as out:
+            out.write(json.dumps(result) + "\n")
+
+
 def yardstick_ms() -> float:
     """The machine's speed for this kind of work: the best of three runs of a
     fixed pure-Python loop, in ms (lower is faster). Machines here differ by
@@ -691,12 +702,7 @@ def main() -> None:
         url = prepare_database(args.db, args.pg_url, Path(tmp))
         result = asyncio.run(run(args, url, Path(tmp) / "server.log"))
     result["yardstick_ms"] = yardstick
-    print(HEADER)
-    print(row(result))
-    print(json.dumps(result))
-    if args.json is not None:
-        with args.json.open("a") as out:
-            out.write(json.dumps(result) + "\n")
+    report(HEADER, row(result), result, args.json)
 
 
 if __name__ == "__main__":

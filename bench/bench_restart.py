@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import signal
 import subprocess
@@ -39,7 +38,7 @@ from typing import Any
 
 import aiohttp
 
-from bench_load import PG_DEFAULT, free_port, percentile, prepare_database, yardstick_ms
+from bench_load import PG_DEFAULT, free_port, percentile, prepare_database, report, yardstick_ms
 
 HEALTH_WAIT = 60.0
 
@@ -262,12 +261,7 @@ def main() -> None:
         url = prepare_database(args.db, args.pg_url, Path(tmp))
         result = asyncio.run(run(args, url, Path(tmp) / "server.log"))
     result["yardstick_ms"] = yardstick
-    print(HEADER)
-    print(row(result))
-    print(json.dumps(result))
-    if args.json is not None:
-        with args.json.open("a") as out:
-            out.write(json.dumps(result) + "\n")
+    report(HEADER, row(result), result, args.json)
 
 
 if __name__ == "__main__":

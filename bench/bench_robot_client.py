@@ -18,14 +18,13 @@ app's own process, as before issue 12; 1 is one worker process) it runs
 `--seconds` without the robot client and then `--seconds` with it, and
 reports the others' action p50/p99, /health/live p50/p95, the robot moves a
 minute and the server's CPU (app process and robot workers). Prints a
-markdown table and writes JSON next to it (bench/robot-client.json).
+markdown table and one JSON line (appended to `--json` if given).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import tempfile
 import time
@@ -34,7 +33,7 @@ from typing import Any
 
 import aiohttp
 
-from bench_load import Server, percentile, prepare_database, yardstick_ms
+from bench_load import Server, percentile, prepare_database, report, yardstick_ms
 
 
 class Client:
@@ -227,6 +226,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=20.0, help="others' actions per second")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--json", type=Path, default=None, help="append the result here")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     yard = yardstick_ms()
@@ -234,20 +234,17 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             url = prepare_database("sqlite", "", Path(tmp))
             rows += asyncio.run(run(args, processes, url, Path(tmp) / "server.log"))
-    print(f"yardstick {yard:.1f} ms")
-    print(
+    header = (
         "| robot processes | robot client | robot moves/min | others' action p50 / p99 ms "
-        "| /health/live p50 / p95 ms | server cores |"
+        "| /health/live p50 / p95 ms | server cores | yardstick ms |\n|---|---|---|---|---|---|---|"
     )
-    print("|---|---|---|---|---|---|")
-    for r in rows:
-        print(
-            f"| {r['robot_processes']} | {'yes' if r['robot_client'] else 'no'} "
-            f"| {r['robot_moves_per_min']} | {r['action_p50_ms']} / {r['action_p99_ms']} "
-            f"| {r['health_p50_ms']} / {r['health_p95_ms']} | {r['server_cores']} |"
-        )
-    out = Path(__file__).with_name("robot-client.json")
-    out.write_text(json.dumps({"yardstick_ms": yard, "rows": rows}, indent=1) + "\n")
+    lines = [
+        f"| {r['robot_processes']} | {'yes' if r['robot_client'] else 'no'} "
+        f"| {r['robot_moves_per_min']} | {r['action_p50_ms']} / {r['action_p99_ms']} "
+        f"| {r['health_p50_ms']} / {r['health_p95_ms']} | {r['server_cores']} | {yard:.1f} |"
+        for r in rows
+    ]
+    report(header, "\n".join(lines), {"yardstick_ms": yard, "rows": rows}, args.json)
 
 
 if __name__ == "__main__":
