@@ -79,6 +79,14 @@ def app_client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
 
 
 @pytest.fixture
+def site(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    """The app for tests through its pages (seat cookies kept by the client)."""
+    app = create_app(settings, clock=clock, rng=random.Random(5), brain=first_legal)
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
 def live_server(db_url: str, clock: ManualClock) -> Iterator[str]:
     """The app served by a real uvicorn on a free local port, with robots that
     play on their own in the background (no delay)."""

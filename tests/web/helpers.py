@@ -82,6 +82,20 @@ def join(client: TestClient, invite: str, name: str) -> Player:
     return p
 
 
+def page_table(client: TestClient, name: str = "Ana") -> str:
+    """A table made through the home page's form (the seat cookie kept by
+    `client`); its invite."""
+    r = client.post("/tables", data={"name": name, "target": "21"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    invite: str = r.headers["location"].rsplit("/", 1)[1]
+    return invite
+
+
+def table_version(client: TestClient, invite: str) -> int:
+    version: int = client.get(f"/api/tables/{invite}").json()["version"]
+    return version
+
+
 def service_of(client: TestClient) -> TableService:
     service: TableService = client.app.state.ctx.service  # type: ignore[attr-defined]
     return service

@@ -204,6 +204,36 @@ class Listener:
         self._stop.set()
 
 
+def open_stream(port: int, invite: str, headers: str = "") -> socket.socket:
+    """A raw live stream, read up to its first chunk (`retry:`)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(f"GET /t/{invite}/events HTTP/1.1\r\nHost: t\r\n{headers}\r\n".encode())
+    seen = b""
+    while b"retry: 2000" not in seen:
+        chunk = sock.recv(4096)
+        assert chunk, seen
+        seen += chunk
+    assert seen.startswith(b"HTTP/1.1 200"), seen[:200]
+    return sock
+
+
+def first_event(base: str, path: str, headers: dict[str, str]) -> list[str]:
+    """The `id:` and `data:` lines of the first event of the stream at `path`
+    (or none within a second and a half)."""
+    lines: list[str] = []
+    with httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=1.5)) as c:
+        try:
+            with c.stream("GET", path, headers=headers) as stream:
+                for line in stream.iter_lines():
+                    if line.startswith(("id:", "data:")):
+                        lines.append(line)
+                    if line.startswith("data:"):
+                        return lines
+        except httpx.ReadTimeout:
+            pass
+    return lines
+
+
 def wait_until(predicate: object, seconds: float, step: float = 0.05) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

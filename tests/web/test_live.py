@@ -10,6 +10,8 @@ from typing import Any
 
 import httpx
 
+from .servers import first_event, wait_until
+
 
 def _api(base: str) -> httpx.Client:
     return httpx.Client(base_url=base, timeout=10)
@@ -142,27 +144,18 @@ def test_a_stream_that_was_away_starts_with_the_news(live_server: str) -> None:
         now = client.get(f"/api/tables/{invite}").json()["version"]
         assert now > old
 
-        def first_event(url: str, headers: dict[str, str]) -> list[str]:
-            lines: list[str] = []
-            timeout = httpx.Timeout(10, read=1.5)
-            with httpx.Client(base_url=live_server, timeout=timeout) as c:
-                try:
-                    with c.stream("GET", url, headers=headers) as stream:
-                        for line in stream.iter_lines():
-                            if line.startswith(("id:", "data:")):
-                                lines.append(line)
-                            if line.startswith("data:"):
-                                return lines
-                except httpx.ReadTimeout:
-                    pass
-            return lines
-
         events = f"/t/{invite}/events"
-        assert first_event(f"{events}?since={old}", {}) == [f"id: {now}", f"data: {now}"]
-        assert first_event(events, {"Last-Event-ID": str(old)}) == [f"id: {now}", f"data: {now}"]
-        assert first_event(f"{events}?since={now}", {}) == []  # up to date: quiet
-        assert first_event(events, {}) == []  # no version given: only news from now on
-        assert first_event(events, {"Last-Event-ID": "nonsense"}) == []
+        assert first_event(live_server, f"{events}?since={old}", {}) == [
+            f"id: {now}",
+            f"data: {now}",
+        ]
+        assert first_event(live_server, events, {"Last-Event-ID": str(old)}) == [
+            f"id: {now}",
+            f"data: {now}",
+        ]
+        assert first_event(live_server, f"{events}?since={now}", {}) == []  # up to date: quiet
+        assert first_event(live_server, events, {}) == []  # no version given: only news from now on
+        assert first_event(live_server, events, {"Last-Event-ID": "nonsense"}) == []
 
 
 def test_an_open_page_hears_a_change_committed_by_another_process(
@@ -175,8 +168,6 @@ def test_an_open_page_hears_a_change_committed_by_another_process(
     import os
     import subprocess
     import sys
-
-    from .servers import wait_until
 
     with _api(live_server) as client:
         table = _create(client, "Ana")

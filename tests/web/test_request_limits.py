@@ -8,7 +8,6 @@ with a sentence saying why)."""
 from __future__ import annotations
 
 import json
-import random
 import socket
 import time
 from collections.abc import Iterator
@@ -20,26 +19,15 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
 from escoba.web.db import migrate
 from escoba.web.security import BodyLimitMiddleware
 from escoba.web.settings import Settings
 
-from .conftest import first_legal
 from .helpers import run_async
-from .servers import Server, wait_until
-from .test_restart import open_stream
+from .servers import Server, open_stream, wait_until
 
 CAP = 65536
 OVER = CAP + 1
-
-
-@pytest.fixture
-def site(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
-    app = create_app(settings, clock=clock, rng=random.Random(5), brain=first_legal)
-    with TestClient(app) as client:
-        yield client
 
 
 def _tables(url: str) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .servers import PG_URL, Server, fresh_pg_database
+from .servers import PG_URL, Server, first_event, fresh_pg_database, open_stream
 
 pytestmark = pytest.mark.slow
 
@@ -26,42 +26,12 @@ EXIT_BOUND = 10.0
 UNCAPPED = {"ESCOBA_LIVE_STREAMS_PER_IP": "0"}
 
 
-def open_stream(port: int, invite: str, headers: str = "") -> socket.socket:
-    """A raw live stream, read up to its first chunk (`retry:`)."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    sock.sendall(f"GET /t/{invite}/events HTTP/1.1\r\nHost: t\r\n{headers}\r\n".encode())
-    seen = b""
-    while b"retry: 2000" not in seen:
-        chunk = sock.recv(4096)
-        assert chunk, seen
-        seen += chunk
-    assert seen.startswith(b"HTTP/1.1 200"), seen[:200]
-    return sock
-
-
 def read_to_end(sock: socket.socket) -> bytes:
     out = b""
     while chunk := sock.recv(4096):
         out += chunk
     sock.close()
     return out
-
-
-def first_event(base: str, invite: str, headers: dict[str, str]) -> list[str]:
-    """The `id:` and `data:` lines of the stream's first event (or none
-    within a second and a half)."""
-    lines: list[str] = []
-    with httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=1.5)) as c:
-        try:
-            with c.stream("GET", f"/t/{invite}/events", headers=headers) as stream:
-                for line in stream.iter_lines():
-                    if line.startswith(("id:", "data:")):
-                        lines.append(line)
-                    if line.startswith("data:"):
-                        return lines
-        except httpx.ReadTimeout:
-            pass
-    return lines
 
 
 def _servers(tmp_path: Path, kind: str) -> tuple[Server, Server]:
@@ -100,7 +70,7 @@ def test_sigterm_ends_the_streams_and_a_reconnecting_page_catches_up(
         ).json()
         invite = made["invite"]
         # a page's stream: the id of the last event it heard is its Last-Event-ID
-        heard = first_event(first.base, invite, {"Last-Event-ID": "0"})
+        heard = first_event(first.base, f"/t/{invite}/events", {"Last-Event-ID": "0"})
         seen = int(heard[0].removeprefix("id: "))
         streams = [open_stream(first.port, invite) for _ in range(STREAMS)]
         assert first.proc is not None
@@ -122,7 +92,7 @@ def test_sigterm_ends_the_streams_and_a_reconnecting_page_catches_up(
         assert joined.status_code == 201, joined.text
         now = httpx.get(f"{second.base}/api/tables/{invite}", timeout=10).json()["version"]
         assert now > seen
-        back = first_event(second.base, invite, {"Last-Event-ID": str(seen)})
+        back = first_event(second.base, f"/t/{invite}/events", {"Last-Event-ID": str(seen)})
         assert back == [f"id: {now}", f"data: {now}"], (back, took)
     finally:
         first.stop()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from escoba.web.clock import ManualClock
 from escoba.web.settings import Settings
 
 from .conftest import first_legal
-from .helpers import cards_in, create, hidden_cards, join, service_of
+from .helpers import cards_in, create, hidden_cards, join, page_table, service_of, table_version
 from .servers import Listener, Server
 
 SVG_GEOMETRY = re.compile(r'\s(d|points|transform|viewBox)="[^"]*"')
@@ -33,24 +32,6 @@ XSS_CHAT = '<img src=x onerror="alert(1)">&amp;'
 def _html_client(settings: Settings, clock: ManualClock, **kw: object) -> TestClient:
     app = create_app(settings, clock=clock, rng=random.Random(5), brain=first_legal)
     return TestClient(app, **kw)  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def site(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
-    with _html_client(settings, clock) as client:
-        yield client
-
-
-def _make_table(client: TestClient, name: str = "Ana") -> str:
-    r = client.post("/tables", data={"name": name, "target": "21"}, follow_redirects=False)
-    assert r.status_code == 303, r.text
-    invite: str = r.headers["location"].rsplit("/", 1)[1]
-    return invite
-
-
-def _version(client: TestClient, invite: str) -> int:
-    version: int = client.get(f"/api/tables/{invite}").json()["version"]
-    return version
 
 
 def _chat_count(client: TestClient, invite: str) -> int:
@@ -73,8 +54,8 @@ def _chat_count(client: TestClient, invite: str) -> int:
 def test_a_cross_site_post_is_refused_and_changes_nothing(
     site: TestClient, headers: dict[str, str]
 ) -> None:
-    invite = _make_table(site)
-    before = _version(site, invite)
+    invite = page_table(site)
+    before = table_version(site, invite)
     lines = _chat_count(site, invite)
     for path, data in (
         (f"/t/{invite}/robots", {"version": str(before), "robot": "tito"}),
@@ -87,12 +68,12 @@ def test_a_cross_site_post_is_refused_and_changes_nothing(
         assert "otro sitio" in r.text
     r = site.post("/api/tables", json={"name": "Eve"}, headers=headers)
     assert r.status_code == 403 and r.json()["error"] == "forbidden_origin"
-    assert _version(site, invite) == before
+    assert table_version(site, invite) == before
     assert _chat_count(site, invite) == lines
 
 
 def test_same_origin_posts_are_accepted(site: TestClient) -> None:
-    invite = _make_table(site)
+    invite = page_table(site)
     lines = _chat_count(site, invite)
     for headers in (
         {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"},
@@ -107,11 +88,11 @@ def test_same_origin_posts_are_accepted(site: TestClient) -> None:
 
 
 def test_no_get_changes_a_table(site: TestClient) -> None:
-    invite = _make_table(site)
+    invite = page_table(site)
     r = site.post("/api/tables/" + invite + "/seats", json={"name": "Luis"})
     token = r.json()["token"]
     service = service_of(site)
-    before = (_version(site, invite), len(service.log(invite)))
+    before = (table_version(site, invite), len(service.log(invite)))
     for path in (
         "/",
         f"/t/{invite}",
@@ -125,7 +106,7 @@ def test_no_get_changes_a_table(site: TestClient) -> None:
         "/openapi.json",
     ):
         assert site.get(path).status_code < 500, path
-    assert (_version(site, invite), len(service.log(invite))) == before
+    assert (table_version(site, invite), len(service.log(invite))) == before
 
 
 # ---------------------------------------------------------------------------
@@ -169,13 +150,13 @@ def test_behind_a_proxy_x_forwarded_proto_marks_cookies_secure(
 
 
 def test_tampered_or_foreign_seat_cookies_give_no_seat(site: TestClient) -> None:
-    invite = _make_table(site, "Ana")
+    invite = page_table(site, "Ana")
     cookie = site.cookies.get(f"seat_{invite}")
     assert cookie
-    other = _make_table(site, "Zoe")
+    other = page_table(site, "Zoe")
     foreign = site.cookies.get(f"seat_{other}")
     assert foreign
-    v = _version(site, invite)
+    v = table_version(site, invite)
     site.cookies.clear()
     for forged in (cookie[:-2] + "xx", foreign, "garbage", ""):
         site.cookies.set(f"seat_{invite}", forged)
@@ -184,7 +165,7 @@ def test_tampered_or_foreign_seat_cookies_give_no_seat(site: TestClient) -> None
         )
         assert r.status_code == 403, r.status_code
         site.cookies.clear()
-    assert _version(site, invite) == v
+    assert table_version(site, invite) == v
 
 
 # ---------------------------------------------------------------------------
@@ -218,10 +199,12 @@ def _inline_problems(html: str) -> list[str]:
 
 
 def test_strict_csp_and_no_inline_script_or_style_in_any_page(site: TestClient) -> None:
-    invite = _make_table(site)
-    site.post(f"/t/{invite}/robots", data={"version": str(_version(site, invite)), "robot": "tito"})
+    invite = page_table(site)
+    site.post(
+        f"/t/{invite}/robots", data={"version": str(table_version(site, invite)), "robot": "tito"}
+    )
     pages = [site.get("/"), site.get(f"/t/{invite}"), site.get("/t/nonexistent-table")]
-    site.post(f"/t/{invite}/start", data={"version": str(_version(site, invite))})
+    site.post(f"/t/{invite}/start", data={"version": str(table_version(site, invite))})
     pages += [site.get(f"/t/{invite}"), site.get(f"/t/{invite}/board")]
     for r in pages:
         csp = r.headers["content-security-policy"]
@@ -324,7 +307,7 @@ def test_the_api_docs_are_served_from_this_origin_under_the_strict_csp(site: Tes
 
 
 def test_xss_payloads_in_names_and_chat_render_as_text(site: TestClient) -> None:
-    invite = _make_table(site, XSS_NAME)
+    invite = page_table(site, XSS_NAME)
     site.post(f"/t/{invite}/chat", data={"text": XSS_CHAT})
     assert site.get(f"/api/tables/{invite}/chat").json()[-1]["text"] == XSS_CHAT
     visitor = TestClient(site.app)
@@ -394,7 +377,7 @@ def test_a_seat_is_counted_once_however_its_credential_is_spelled(
     are the one seat, and share its one limit."""
     limited = _limited(settings, rate_act_per_seat=4, rate_act_per_ip=1000)
     with _html_client(limited, clock) as client:
-        invite = _make_table(client, "Ana")
+        invite = page_table(client, "Ana")
         value = client.cookies.get(f"seat_{invite}")
         assert value and "." in value
         client.cookies.clear()

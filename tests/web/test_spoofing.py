@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -28,7 +27,7 @@ from escoba.web.spoofing import (
 )
 
 from .conftest import first_legal
-from .helpers import create, join, service_of
+from .helpers import create, join, page_table, service_of, table_version
 
 INVISIBLE = [
     "\u200d",  # ZERO WIDTH JOINER alone
@@ -256,42 +255,23 @@ def test_api_chat_loses_its_bidi_controls(app_client: TestClient) -> None:
 # Through HTTP: the pages
 
 
-@pytest.fixture
-def site(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
-    app = create_app(settings, clock=clock, rng=random.Random(5), brain=first_legal)
-    with TestClient(app) as client:
-        yield client
-
-
-def _make_table(client: TestClient, name: str) -> str:
-    r = client.post("/tables", data={"name": name, "target": "21"}, follow_redirects=False)
-    assert r.status_code == 303, r.text
-    invite: str = r.headers["location"].rsplit("/", 1)[1]
-    return invite
-
-
-def _version(client: TestClient, invite: str) -> int:
-    version: int = client.get(f"/api/tables/{invite}").json()["version"]
-    return version
-
-
 def test_pages_refuse_the_same_names_with_a_clear_message(site: TestClient) -> None:
     r = site.post("/tables", data={"name": "\u3164", "target": "21"})
     assert r.status_code == 422 and "al menos una letra o un número" in r.text
     r = site.post("/tables", data={"name": "Luna (robot)", "target": "21"})
     assert r.status_code == 422 and "Ese nombre es de robot" in r.text
-    invite = _make_table(site, "Ana")
-    version = _version(site, invite)
+    invite = page_table(site, "Ana")
+    version = table_version(site, invite)
     visitor = TestClient(site.app)
     r = visitor.post(f"/t/{invite}/join", data={"name": "\u0410na"})
     assert r.status_code == 409 and "Ya hay alguien en la mesa con ese nombre" in r.text
     r = visitor.post(f"/t/{invite}/join", data={"name": "Luna"})
     assert r.status_code == 422 and "Ese nombre es de robot" in r.text
-    assert _version(site, invite) == version
+    assert table_version(site, invite) == version
     visitor.cookies.set("lang", "en")
     r = visitor.post(f"/t/{invite}/join", data={"name": "\uff21\uff4e\uff41"})
     assert r.status_code == 409 and "Someone at the table already has that name" in r.text
-    assert _version(site, invite) == version
+    assert table_version(site, invite) == version
 
 
 def _section(html: str, start: str, end: str) -> str:
@@ -300,8 +280,8 @@ def _section(html: str, start: str, end: str) -> str:
 
 
 def test_names_and_chat_are_isolated_and_robots_marked(site: TestClient) -> None:
-    invite = _make_table(site, "Ana")
-    site.post(f"/t/{invite}/robots", data={"version": _version(site, invite), "robot": "tito"})
+    invite = page_table(site, "Ana")
+    site.post(f"/t/{invite}/robots", data={"version": table_version(site, invite), "robot": "tito"})
     site.post(f"/t/{invite}/chat", data={"text": "hola \u202e00:21"})
     lobby = site.get(f"/t/{invite}").text
     seats = _section(lobby, '<ol class="seats-lobby">', "</ol>")
@@ -311,7 +291,7 @@ def test_names_and_chat_are_isolated_and_robots_marked(site: TestClient) -> None
     assert '<bdi class="chat-text">hola 00:21</bdi>' in chat  # isolated, and no override left
     assert "\u202e" not in lobby
 
-    site.post(f"/t/{invite}/start", data={"version": _version(site, invite)})
+    site.post(f"/t/{invite}/start", data={"version": table_version(site, invite)})
     for page in (site.get(f"/t/{invite}").text, site.get(f"/t/{invite}/board").text):
         seats = _section(page, '<ul class="seats"', "</ul>")
         tito = _section(seats, 'data-seat="1"', "</li>")
