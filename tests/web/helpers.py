@@ -180,9 +180,9 @@ def play_until_over(
 
 
 def run_async(coro: Any) -> Any:
-    """`asyncio.run(coro)` in a thread of its own: a test in this process that
-    serves the app (uvicorn or a TestClient's portal) may leave this thread
-    marked as running an event loop, where asyncio.run refuses to start."""
+    """`asyncio.run(coro)` in a thread of its own: the browser tests' Playwright
+    (its sync API, session-wide) keeps an event loop running in the main
+    thread for the rest of the run, where asyncio.run refuses to start."""
     import threading
 
     result: dict[str, Any] = {}

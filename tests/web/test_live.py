@@ -9,6 +9,9 @@ import time
 from typing import Any
 
 import httpx
+import pytest
+
+from escoba.web.sqlite_watch import POLL_SECONDS
 
 from .servers import first_event, wait_until
 
@@ -200,3 +203,33 @@ def test_an_open_page_hears_a_change_committed_by_another_process(
         stop.set()
         assert heard and heard[-1].isdigit() and int(heard[-1]) > version, heard
         assert client.get(f"/api/tables/{invite}").json()["status"] == "expired"
+
+
+def test_on_sqlite_the_watcher_does_not_send_this_process_its_own_news_again(
+    live_server: str, db_url: str
+) -> None:
+    """The SQLite watcher hears every commit of another connection, and the
+    serving process's own pool is other connections: a move it made and
+    delivered at its commit must not reach the pages a second time (each
+    repeat costs every page a board fetch)."""
+    if not db_url.startswith("sqlite"):
+        pytest.skip("the watcher is SQLite's")
+    with _api(live_server) as client:
+        invite = _create(client, "Ana")["invite"]
+        out: queue.Queue[str] = queue.Queue()
+        stop = threading.Event()
+        threading.Thread(target=_listen, args=(live_server, invite, out, stop), daemon=True).start()
+        assert out.get(timeout=10) == "open"
+        assert wait_until(lambda: client.get("/health").json()["live_connections"] >= 1, 10)
+        assert client.post(f"/api/tables/{invite}/seats", json={"name": "Beto"}).status_code == 201
+        now = client.get(f"/api/tables/{invite}").json()["version"]
+        heard = [out.get(timeout=10)]
+        # several of the watcher's looks, for a repeat to show
+        deadline = time.monotonic() + 4 * POLL_SECONDS
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                heard.append(out.get(timeout=left))
+            except queue.Empty:
+                break
+        stop.set()
+        assert heard == [str(now)]

@@ -94,16 +94,10 @@ def test_a_body_over_the_cap_is_refused_with_413_and_changes_nothing(
     assert _tables(settings.sqlalchemy_url) == before + 1
 
 
-def test_a_chunked_body_is_refused_once_the_cap_is_passed_not_read_to_its_end() -> None:
-    """The middleware counts as the chunks come: an endless body is refused
-    after the cap's worth of chunks, and the app never runs."""
-    received = 0
+def _through_the_cap(header: tuple[bytes, bytes], receive: Any) -> list[dict[str, Any]]:
+    """What BodyLimitMiddleware sends for a POST with `header`, its body read
+    from `receive`; the app behind it must never run."""
     sent: list[dict[str, Any]] = []
-
-    async def endless() -> dict[str, Any]:
-        nonlocal received
-        received += 1
-        return {"type": "http.request", "body": b"x" * 8192, "more_body": True}
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         raise AssertionError("the app must not run")
@@ -111,13 +105,22 @@ def test_a_chunked_body_is_refused_once_the_cap_is_passed_not_read_to_its_end() 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    scope = {
-        "type": "http",
-        "method": "POST",
-        "path": "/api/tables",
-        "headers": [(b"transfer-encoding", b"chunked")],
-    }
-    run_async(BodyLimitMiddleware(app, CAP, 10)(scope, endless, send))
+    scope = {"type": "http", "method": "POST", "path": "/api/tables", "headers": [header]}
+    run_async(BodyLimitMiddleware(app, CAP, 10)(scope, receive, send))
+    return sent
+
+
+def test_a_chunked_body_is_refused_once_the_cap_is_passed_not_read_to_its_end() -> None:
+    """The middleware counts as the chunks come: an endless body is refused
+    after the cap's worth of chunks, and the app never runs."""
+    received = 0
+
+    async def endless() -> dict[str, Any]:
+        nonlocal received
+        received += 1
+        return {"type": "http.request", "body": b"x" * 8192, "more_body": True}
+
+    sent = _through_the_cap((b"transfer-encoding", b"chunked"), endless)
     assert sent[0]["status"] == 413
     assert received == CAP // 8192 + 1
 
@@ -125,24 +128,11 @@ def test_a_chunked_body_is_refused_once_the_cap_is_passed_not_read_to_its_end() 
 @pytest.mark.parametrize("length", ["12x", "²", "-1", "9" * 40])
 def test_a_content_length_that_is_no_number_is_a_400_not_a_500(length: str) -> None:
     """uvicorn refuses these itself; another server might pass them on."""
-    sent: list[dict[str, Any]] = []
-
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        raise AssertionError("the app must not run")
 
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": b"", "more_body": False}
 
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    scope = {
-        "type": "http",
-        "method": "POST",
-        "path": "/api/tables",
-        "headers": [(b"content-length", length.encode("latin-1"))],
-    }
-    run_async(BodyLimitMiddleware(app, CAP, 10)(scope, receive, send))
+    sent = _through_the_cap((b"content-length", length.encode("latin-1")), receive)
     assert sent[0]["status"] == 400
     assert json.loads(sent[1]["body"])["error"] == "invalid"
 

@@ -357,7 +357,7 @@ def _decode(payload: str) -> tuple[int, int, str] | None:
         return None
 
 
-class _ListenerThread(ABC):
+class ListenerThread(ABC):
     """A daemon thread that keeps a subscription open, reconnecting with a
     growing pause after a failure."""
 
@@ -416,7 +416,7 @@ class _ListenerThread(ABC):
         return None
 
 
-class PostgresBridge(_ListenerThread):
+class PostgresBridge(ListenerThread):
     """LISTEN/NOTIFY on the app's own PostgreSQL. A command's NOTIFY goes in
     its own transaction (`announce`): it leaves when the move commits,
     never before or without it, and needs no connection or transaction of
@@ -448,7 +448,7 @@ class PostgresBridge(_ListenerThread):
         return None  # the NOTIFY went with the commit (announce)
 
 
-class RedisBridge(_ListenerThread):
+class RedisBridge(ListenerThread):
     """Redis pub/sub, for SQLite with several processes on one machine, or
     to keep the notifications off the database."""
 

@@ -144,10 +144,6 @@ class ThinkingPool:
         self._pump()
         return await future
 
-    @property
-    def waiting(self) -> int:
-        return sum(len(q) for q in self._queues.values())
-
     def _pump(self) -> None:
         while self._running < self._slots and self._queues:
             # the owner served longest ago (or never) goes next

@@ -26,7 +26,7 @@ import threading
 from sqlalchemy import Connection
 from sqlalchemy.engine import make_url
 
-from escoba.web.live import _ListenerThread
+from escoba.web.live import ListenerThread
 
 log = logging.getLogger("escoba.live")
 
@@ -34,7 +34,7 @@ POLL_SECONDS = 0.5
 KNOWN_TABLES = 100_000  # versions remembered (a few MB); past that, forgotten at once
 
 
-class SqliteWatch(_ListenerThread):
+class SqliteWatch(ListenerThread):
     name = "sqlite"
 
     def __init__(self, url: str, poll_seconds: float = POLL_SECONDS) -> None:
