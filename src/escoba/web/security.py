@@ -309,7 +309,10 @@ def _seat_key(headers: dict[str, str], invite: str, signer: URLSafeSerializer) -
     the app reads it — the bearer token, else this table's cookie parsed as
     Starlette parses it and verified — so that every spelling of one
     credential (a quoted or escaped cookie, the token as a bearer) counts as
-    that one seat. A credential that names no seat counts under the IP only."""
+    that one seat. A cookie that fails its signature counts under the IP
+    only; a bearer token is not looked up here (that needs the database), so
+    an invented one gets a counter of its own — its commands are refused
+    with 403 all the same, and the IP's limit bounds how many it sends."""
     scheme, _, bearer = headers.get("authorization", "").partition(" ")
     token: str | None = None
     if scheme.lower() == "bearer" and bearer.strip():
