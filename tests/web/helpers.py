@@ -201,3 +201,26 @@ def run_async(coro: Any) -> Any:
     if "error" in result:
         raise result["error"]
     return result.get("value")
+
+
+def replay_log(service: TableService, invite: str) -> eng.GameState | None:
+    """Rebuild the current game from the server's action log alone: the
+    crash-safety check (every acknowledged move is in the log)."""
+    state: eng.GameState | None = None
+    for row in service.log(invite):
+        p = row.payload
+        if row.kind == "start":
+            deck = [eng.CARDS[i] for i in p["deck"]]
+            state = eng.new_game(
+                eng.RuleSet(target=p["target"]), p["players"], deck, first_dealer=0
+            )
+        elif state is None:
+            continue
+        elif row.kind == "action":
+            state, _ = eng.apply(state, p["seat"], eng.action_from_dict(p["action"]))
+        elif row.kind == "next_round":
+            state, _ = eng.start_next_round(state, [eng.CARDS[i] for i in p["deck"]])
+        elif row.kind in ("end", "expire") and state.phase is not eng.Phase.GAME_OVER:
+            reason = eng.EndReason(p.get("reason", "expired"))
+            state, _ = eng.end_game(state, reason, p.get("loser_seat"))
+    return state

@@ -20,6 +20,7 @@ from escoba.web.live import Broker, Hub
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
 
+from .helpers import replay_log
 from .servers import PG_URL, Server, fresh_pg_database
 
 pytestmark = pytest.mark.slow
@@ -155,7 +156,7 @@ def test_no_acknowledged_action_is_lost_when_the_server_is_killed(
                 assert row.kind == kind
                 if action is not None:
                     assert row.payload["action"] == action
-            assert service.replay_log(p.invite) == service.game_state(p.invite)
+            assert replay_log(service, p.invite) == service.game_state(p.invite)
         db.dispose()
         # and play goes on
         for p in players:

@@ -16,9 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from escoba.web.clock import ManualClock
-from escoba.web.service import ServiceError, TableService
+from escoba.web.errors import ServiceError
+from escoba.web.service import TableService
 
-from .helpers import Player, create, join, service_of
+from .helpers import Player, create, join, replay_log, service_of
 
 ROUNDS = 4  # each race is run a few times: the order differs from run to run
 
@@ -52,7 +53,7 @@ def _started(client: TestClient) -> tuple[Player, Player]:
 
 
 def _consistent(service: TableService, invite: str) -> None:
-    assert service.replay_log(invite) == service.game_state(invite)
+    assert replay_log(service, invite) == service.game_state(invite)
     versions = [row.version for row in service.log(invite)]
     assert versions == sorted(set(versions)), "two entries made the same version"
 
@@ -192,13 +193,14 @@ def test_a_command_writes_only_on_the_version_it_loaded(app_client: TestClient) 
     nothing is written and the command is refused as stale."""
     from sqlalchemy import text
 
-    from escoba.web.service import Conflict, TableTx
+    from escoba.web.errors import Conflict
+    from escoba.web.store import TableTx
 
     ana = create(app_client, "Ana")
     service = service_of(app_client)
     before = service.version(ana.invite)
     with pytest.raises(Conflict), service.db.write() as conn:
-        table = service._select_snap(conn, "invite", ana.invite, lock=True)
+        table = service.store.select(conn, "invite", ana.invite, lock=True)
         assert table is not None
         tx = TableTx(conn, table)
         moved = text("UPDATE tables SET version = version + 5 WHERE id = :id")

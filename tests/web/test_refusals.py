@@ -17,7 +17,7 @@ from escoba import engine as eng
 from escoba.web.db import migrate
 from escoba.web.models import Base
 
-from .helpers import Player, create, join, service_of
+from .helpers import Player, create, join, replay_log, service_of
 
 
 def _started(client: TestClient) -> tuple[Player, Player]:
@@ -424,7 +424,7 @@ def test_conflicting_submissions_at_once_leave_one_consistent_table(
         t.join()
     assert statuses.count(200) == 1 and statuses.count(409) == len(jobs) - 1
     service = service_of(app_client)
-    assert service.replay_log(actor.invite) == service.game_state(actor.invite)
+    assert replay_log(service, actor.invite) == service.game_state(actor.invite)
 
 
 def test_the_schema_comes_from_the_migrations_and_matches_the_models(db_url: str) -> None:

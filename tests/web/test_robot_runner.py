@@ -27,8 +27,8 @@ import uvicorn
 from escoba import engine as eng
 from escoba.web.app import create_app
 from escoba.web.db import migrate
+from escoba.web.jobs import RobotTurn
 from escoba.web.robots import RobotRunner, ThinkingPool, current_client
-from escoba.web.service import RobotTurn
 from escoba.web.settings import Settings
 
 from .conftest import first_legal

@@ -15,8 +15,10 @@ from sqlalchemy import create_engine, insert, update
 
 from escoba.web.app import create_app
 from escoba.web.clock import ManualClock
+from escoba.web.errors import Conflict, Invalid
+from escoba.web.lobby import ROBOT_NAMES
 from escoba.web.models import ChatRow, SeatRow
-from escoba.web.service import ROBOT_NAMES, Conflict, Invalid, TableService
+from escoba.web.service import TableService
 from escoba.web.settings import Settings
 from escoba.web.spoofing import (
     has_visible_letter_or_digit,

@@ -21,7 +21,7 @@ from escoba.engine import (
     shuffled_deck,
     view,
 )
-from escoba.web.pages import ChatLine, SeatRow, TablePage, TableStatus
+from escoba.web.pages import ChatLine, PageSeat, TablePage, TableStatus
 
 NAMES = ("Ana", "Beto", "Carmen", "Dani")
 
@@ -32,9 +32,9 @@ def text_of(markup: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
 
 
-def seat_rows(players: int, you: int | None) -> tuple[SeatRow, ...]:
+def seat_rows(players: int, you: int | None) -> tuple[PageSeat, ...]:
     return tuple(
-        SeatRow(
+        PageSeat(
             position=p,
             name=NAMES[p],
             is_robot=NAMES[p] == "Carmen",

@@ -24,8 +24,9 @@ from starlette.exceptions import HTTPException
 
 from escoba import engine as eng
 from escoba.web.deps import AppContext, bearer_token, public_base_url
+from escoba.web.errors import Forbidden, Invalid
 from escoba.web.pages import ChatLine, TablePage
-from escoba.web.service import Forbidden, Invalid, TableService
+from escoba.web.service import TableService
 
 NO_STORE = {"Cache-Control": "no-store"}
 

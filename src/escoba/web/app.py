@@ -26,11 +26,13 @@ from escoba.web import api, apidocs, html
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.db import Database
 from escoba.web.deps import AppContext
+from escoba.web.errors import Busy, RateLimited, ServiceError
+from escoba.web.jobs import RobotBrain
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, Hub, LiveStream, close_on_exit_signals, make_bridge
 from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
-from escoba.web.service import Busy, RateLimited, RobotBrain, ServiceError, TableService
+from escoba.web.service import TableService
 from escoba.web.settings import Settings
 
 log = logging.getLogger("escoba.web")

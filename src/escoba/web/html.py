@@ -59,8 +59,8 @@ from escoba.web.deps import (
     seat_token_from_cookie,
     set_seat_cookie,
 )
+from escoba.web.errors import NotFound, ServiceError
 from escoba.web.pages import TablePage, TableStatus
-from escoba.web.service import NotFound, ServiceError
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 TEMPLATES_DIR: Final = PACKAGE_DIR / "templates"

@@ -19,7 +19,7 @@ class TableStatus(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class SeatRow:
+class PageSeat:
     position: int  # lobby position 0..3 (0 is the creator)
     name: str
     is_robot: bool
@@ -45,8 +45,8 @@ class TablePage:
     status: TableStatus
     target: int
     version: int  # every command must name the version it was made on
-    seats: tuple[SeatRow, ...]  # lobby positions, sorted
-    you: SeatRow | None  # None: a spectator (or a visitor who may still sit)
+    seats: tuple[PageSeat, ...]  # lobby positions, sorted
+    you: PageSeat | None  # None: a spectator (or a visitor who may still sit)
     view: View | None  # None in the lobby
     names: tuple[str, ...]  # by engine seat, while a game exists
     chat: tuple[ChatLine, ...]

@@ -46,7 +46,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from escoba import engine as eng
-from escoba.web.service import RobotBrain, RobotTurn
+from escoba.web.jobs import RobotBrain, RobotTurn
 
 log = logging.getLogger("escoba.robots")
 PARENT_CHECK_SECONDS = 1.0  # how soon a robot worker notices its app process is gone

@@ -1,0 +1,192 @@
+"""The one path every command takes, whoever sends it (a person's browser,
+the JSON API, a robot, the absence button or the expiry job).
+
+A command runs in one write transaction: load the table (locked), check who is
+acting and the version the command was made on, apply it through the engine,
+append it to the action log, bump the version, commit — and only after the
+commit tell the watchers. A repeated or stale command changes nothing and gets
+a clear message.
+
+`CommandPath` holds what every command needs; each concern of the table
+service (lobby.py, play.py, ending.py, rematch.py, chat.py, jobs.py,
+page_building.py, reads.py) builds its commands on it, and service.py puts
+them together.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy import Connection
+from sqlalchemy.exc import OperationalError
+
+from escoba import engine as eng
+from escoba.engine.serialize import live_state_to_dict, rounds_to_list
+from escoba.web.clock import Clock
+from escoba.web.db import Database
+from escoba.web.errors import STALE, Busy, Conflict, Forbidden, NotFound
+from escoba.web.pages import TableStatus
+from escoba.web.settings import Settings
+from escoba.web.store import (
+    UNSET,
+    SeatRecord,
+    TableRecord,
+    TableStore,
+    TableTx,
+    find_seat,
+    is_invite,
+    robot_on_turn,
+)
+
+log = logging.getLogger("escoba.service")
+
+
+class Notifier(Protocol):
+    def announce(self, conn: Connection, table_id: int, version: int) -> None:
+        """Inside the command's transaction, before it commits (PostgreSQL's
+        NOTIFY rides it: sent only if it commits, on no connection of its own)."""
+
+    def publish(self, table_id: int, version: int) -> None:
+        """Once the command has committed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    table_id: int
+    version: int
+
+
+class CommandPath:
+    """The command path and what commands share: the store, the clock, the
+    settings, the watchers and the shuffles."""
+
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        notifier: Notifier,
+        rng: random.Random | None = None,
+        on_robot_turn: Callable[[int], None] | None = None,
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+        self.notifier = notifier
+        self.store = TableStore(db)
+        # Shuffles come from the OS's CSPRNG unless a test injects a seed.
+        self.rng = rng or random.SystemRandom()
+        self.on_robot_turn = on_robot_turn
+
+    def _command(
+        self,
+        invite: str,
+        token: str | None,
+        version: int | None,
+        command: Callable[[TableTx], None],
+        game_action: bool = True,
+        bump_version: bool = True,
+    ) -> Outcome:
+        """Run `command` on the locked table. `game_action`: it counts as play
+        for expiry; `bump_version`: it changes what a command is made on (a
+        chat line does not, so it never makes a player's move stale)."""
+        if not is_invite(invite):
+            raise NotFound("Esa mesa no existe.", "no_table")
+        if version is not None and self.store.is_stale(invite, version):
+            raise Conflict(STALE, "stale")
+        try:
+            with self.db.write() as conn:
+                table = self.store.select(conn, "invite", invite, lock=True)
+                if table is None:
+                    raise NotFound("Esa mesa no existe.", "no_table")
+                if version is not None and version != table.version:
+                    raise Conflict(STALE, "stale")
+                tx = TableTx(conn, table)
+                command(tx)
+                state = self._current_state(tx)
+                if bump_version:
+                    table.version += 1
+                if game_action:
+                    table.last_action_at = self.clock.now()
+                robot_next = robot_on_turn(table, state)
+                if bump_version:  # (a chat line changes no row of the table)
+                    table.robot_due = robot_next
+                tx.write()
+                self.notifier.announce(conn, table.id, table.version)
+                outcome = Outcome(table.id, table.version)
+        except OperationalError as err:
+            log.warning("command failed: database busy", extra={"invite": invite})
+            raise Busy("La mesa está ocupada: prueba otra vez.", "busy") from err
+        self.store.saw(invite, outcome.version)
+        if bump_version:  # committed: the next version's table and state
+            self.store.keep(table, state, new_seats=bool(tx.new_seats))
+        log.info(
+            "command",
+            extra={"table_id": outcome.table_id, "version": outcome.version, "invite": invite},
+        )
+        self.notifier.publish(outcome.table_id, outcome.version)
+        if robot_next and self.on_robot_turn is not None:
+            self.on_robot_turn(outcome.table_id)
+        return outcome
+
+    # ------------------------------------------------------------------
+    # Inside a command
+
+    def _log(self, tx: TableTx, position: int | None, kind: str, payload: dict[str, Any]) -> None:
+        table = tx.table
+        tx.log_rows.append(
+            {
+                "table_id": table.id,
+                "version": table.version + 1,
+                "game_number": table.game_number,
+                "position": position,
+                "kind": kind,
+                "payload": payload,
+                "created_at": self.clock.now(),
+            }
+        )
+
+    def _state(self, tx: TableTx) -> eng.GameState:
+        state = self._current_state(tx)
+        if state is None:
+            raise Conflict("La partida todavía no empezó.", "not_started")
+        return state
+
+    def _current_state(self, tx: TableTx) -> eng.GameState | None:
+        """In a command: the state as the command has left it so far."""
+        if tx.state is UNSET:
+            tx.state = self.store.committed(tx.conn, tx.table)
+        state: eng.GameState | None = tx.state
+        return state
+
+    def _save(self, tx: TableTx, state: eng.GameState, turn_started: bool = False) -> None:
+        table = tx.table
+        before = self._current_state(tx)
+        tx.state_json = live_state_to_dict(state)
+        if before is None or before.finished_rounds != state.finished_rounds:
+            tx.rounds_json = rounds_to_list(state.finished_rounds)
+        tx.state = state
+        if turn_started or before is None or before.round.turn != state.turn:
+            table.turn_since = self.clock.now()
+        if state.phase is eng.Phase.GAME_OVER and table.status == TableStatus.PLAYING:
+            table.status = TableStatus.FINISHED.value
+
+    def _shuffle(self) -> tuple[eng.Card, ...]:
+        return eng.shuffled_deck(self.rng)
+
+    # ------------------------------------------------------------------
+    # Who is acting
+
+    def _player(self, table: TableRecord, token: str | None) -> SeatRecord:
+        seat = find_seat(table.seats, token)
+        if seat is None:
+            raise Forbidden("No estás sentado en esta mesa.", "not_seated")
+        if table.status == TableStatus.LOBBY:
+            raise Conflict("La partida todavía no empezó.", "not_started")
+        if seat.game_seat is None:
+            raise Forbidden("No juegas en esta partida.", "not_playing")
+        return seat

@@ -1,0 +1,87 @@
+"""How a game ends before its points: ABANDONAR (or SALIR DEL JUEGO) and
+TERMINAR POR AUSENCIA, with who counts as absent."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from escoba import engine as eng
+from escoba.web.command_path import CommandPath, Outcome
+from escoba.web.errors import Conflict, Forbidden
+from escoba.web.pages import TableStatus
+from escoba.web.store import TableRecord, TableTx
+
+
+class Ending(CommandPath):
+    def abandon(self, invite: str, token: str | None, version: int) -> Outcome:
+        """ABANDONAR or SALIR DEL JUEGO: the leaver's side loses; the game ends."""
+
+        def command(tx: TableTx) -> None:
+            seat = self._player(tx.table, token)
+            self._end(tx, eng.EndReason.ABANDON, seat.game_seat, seat.position)
+
+        return self._command(invite, token, version, command)
+
+    def end_for_absence(self, invite: str, token: str | None, version: int) -> Outcome:
+        """TERMINAR POR AUSENCIA: the player on turn has been idle too long
+        (`absence_hours`)."""
+
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            seat = self._player(table, token)
+            absent = absent_seat(
+                table, self._current_state(tx), self.clock.now(), self.settings.absence_hours
+            )
+            if absent is None:
+                raise Conflict(
+                    "Todavía no: el jugador de turno tiene 48 horas para jugar.", "not_absent"
+                )
+            if absent == seat.game_seat:
+                raise Forbidden("Eres tú quien tiene el turno: juega una carta.", "self_absence")
+            absent_pos = next(s.position for s in table.seats if s.game_seat == absent)
+            self._end(tx, eng.EndReason.ABSENCE, absent, seat.position, absent_pos)
+
+        return self._command(invite, token, version, command)
+
+    def _end(
+        self,
+        tx: TableTx,
+        reason: eng.EndReason,
+        loser_seat: int | None,
+        by_position: int,
+        loser_position: int | None = None,
+    ) -> None:
+        table = tx.table
+        if table.status != TableStatus.PLAYING:
+            raise Conflict("No hay una partida en juego.", "not_playing")
+        state = self._state(tx)
+        try:
+            state, _ = eng.end_game(state, reason, loser_seat)
+        except eng.IllegalAction as err:
+            raise Conflict(err.message, err.code) from err
+        self._save(tx, state)
+        table.status = TableStatus.FINISHED.value
+        self._log(
+            tx,
+            by_position,
+            "end",
+            {"reason": reason.value, "loser_seat": loser_seat, "loser_position": loser_position},
+        )
+
+
+def absent_seat(
+    table: TableRecord, state: eng.GameState | None, now: datetime, absence_hours: float
+) -> int | None:
+    """The engine seat on turn, if a person has let it sit over `absence_hours`."""
+    if table.status != TableStatus.PLAYING or state is None:
+        return None
+    if state.phase is not eng.Phase.PLAYING:
+        return None
+    turn = state.round.turn
+    seat = next((s for s in table.seats if s.game_seat == turn), None)
+    if seat is None or seat.robot is not None:
+        return None
+    idle = now - table.turn_since
+    if idle <= timedelta(hours=absence_hours):
+        return None
+    return int(turn)

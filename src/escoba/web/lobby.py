@@ -1,0 +1,238 @@
+"""The lobby: opening a table, taking a seat, the robots, LAS PAREJAS and
+starting the game (and dealing a new one: the rematch starts its game here)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from escoba import engine as eng
+from escoba.web.command_path import CommandPath, Outcome
+from escoba.web.errors import NAME_TAKEN, Conflict, Forbidden, Invalid
+from escoba.web.pages import TableStatus
+from escoba.web.spoofing import has_visible_letter_or_digit, look_alike, looks_like_a_robot
+from escoba.web.store import (
+    MAX_SEATS,
+    SeatRecord,
+    TableRecord,
+    TableTx,
+    find_seat,
+    free_position,
+    hash_token,
+    new_token,
+)
+
+ROBOT_NAMES: dict[str, str] = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
+_JOINER = "\u200d"  # invisible, but it joins emoji such as 👩‍💻: a name may have it
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    invite: str
+    token: str
+    position: int
+
+
+class Lobby(CommandPath):
+    def create_table(self, name: str, target: int) -> Joined:
+        name = self._clean_name(name)
+        if target not in eng.rules.SITE_TARGETS:
+            raise Invalid("La partida se juega a 21 o a 31 puntos.", "bad_target")
+        now = self.clock.now()
+        token = new_token()
+        invite = secrets.token_urlsafe(16)  # 128 bits: the link is the key
+        with self.db.write() as conn:
+            table_id = self.store.insert_table(
+                conn,
+                {
+                    "invite": invite,
+                    "status": TableStatus.LOBBY.value,
+                    "target": target,
+                    "version": 1,
+                    "game_number": 0,
+                    "partner_position": None,
+                    "state": None,
+                    "rounds": None,
+                    "created_at": now,
+                    "last_action_at": now,
+                    "turn_since": now,
+                    "robot_due": False,
+                },
+                seat={
+                    "position": 0,
+                    "name": name,
+                    "robot": None,
+                    "token_hash": hash_token(token),
+                    "game_seat": None,
+                    "rematch": False,
+                    "joined_at": now,
+                },
+                log={
+                    "version": 1,
+                    "game_number": 0,
+                    "position": 0,
+                    "kind": "create",
+                    "payload": {"target": target, "name": name},
+                    "created_at": now,
+                },
+            )
+            self.notifier.announce(conn, table_id, 1)
+        self.notifier.publish(table_id, 1)
+        return Joined(invite=invite, token=token, position=0)
+
+    def join(self, invite: str, name: str) -> Joined:
+        name = self._clean_name(name)
+        token = new_token()
+
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            if table.status != TableStatus.LOBBY:
+                raise Conflict("La partida ya empezó: puedes mirarla.", "already_started")
+            position = free_position(table)
+            if position is None:
+                raise Conflict("La mesa está completa: puedes mirar la partida.", "table_full")
+            if any(look_alike(name, s.name) for s in table.seats):
+                raise Conflict(NAME_TAKEN, "name_taken")
+            tx.add_seat(
+                SeatRecord(None, position, name, None, hash_token(token), None, False),
+                self.clock.now(),
+            )
+            self._log(tx, position, "join", {"name": name})
+
+        outcome = self._command(invite, None, None, command)
+        with self.db.snapshot() as conn:
+            table = self.store.snap(conn, outcome.table_id, "id")
+        seat = find_seat(table.seats, token)
+        assert seat is not None
+        return Joined(invite=invite, token=token, position=seat.position)
+
+    def add_robot(self, invite: str, token: str | None, version: int, robot: str) -> Outcome:
+        if robot not in ROBOT_NAMES:
+            raise Invalid("Los robots son Carmen, Tito y Luna.", "unknown_robot")
+
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            self._require_creator_in_lobby(table, token)
+            position = free_position(table)
+            if position is None:
+                raise Conflict("No quedan lugares libres.", "table_full")
+            # a person named so before the name rules (`_clean_name`) existed
+            if any(s.robot is None and look_alike(ROBOT_NAMES[robot], s.name) for s in table.seats):
+                raise Conflict(NAME_TAKEN, "name_taken")
+            tx.add_seat(
+                SeatRecord(None, position, ROBOT_NAMES[robot], robot, None, None, False),
+                self.clock.now(),
+            )
+            self._log(tx, 0, "add_robot", {"robot": robot, "position": position})
+
+        return self._command(invite, token, version, command)
+
+    def remove_robot(self, invite: str, token: str | None, version: int, position: int) -> Outcome:
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            self._require_creator_in_lobby(table, token)
+            seat = next((s for s in table.seats if s.position == position), None)
+            if seat is None or seat.robot is None:
+                raise Invalid("Ahí no hay un robot.", "not_a_robot")
+            tx.remove_seat(seat)
+            if table.partner_position == position:
+                table.partner_position = None
+            self._log(tx, 0, "remove_robot", {"position": position})
+
+        return self._command(invite, token, version, command)
+
+    def choose_partner(
+        self, invite: str, token: str | None, version: int, position: int
+    ) -> Outcome:
+        """LAS PAREJAS: with four, the creator picks the partner who sits opposite."""
+
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            self._require_creator_in_lobby(table, token)
+            if not any(s.position == position for s in table.seats) or position == 0:
+                raise Invalid("Elige a otro jugador de la mesa como pareja.", "bad_partner")
+            table.partner_position = position
+            self._log(tx, 0, "partner", {"position": position})
+
+        return self._command(invite, token, version, command)
+
+    def start(self, invite: str, token: str | None, version: int) -> Outcome:
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            self._require_creator_in_lobby(table, token)
+            if not 2 <= len(table.seats) <= MAX_SEATS:
+                raise Conflict("Hacen falta de 2 a 4 jugadores para empezar.", "not_enough")
+            self._begin_game(tx)
+
+        return self._command(invite, token, version, command)
+
+    # ------------------------------------------------------------------
+
+    def _require_creator_in_lobby(self, table: TableRecord, token: str | None) -> SeatRecord:
+        seat = find_seat(table.seats, token)
+        if seat is None or seat.position != 0:
+            raise Forbidden("Solo quien creó la mesa puede hacer eso.", "not_creator")
+        if table.status != TableStatus.LOBBY:
+            raise Conflict("La partida ya empezó.", "already_started")
+        return seat
+
+    def _clean_name(self, name: str) -> str:
+        """A person's name as it is kept, or a refusal. Others must be able to
+        read it (a letter or digit that shows) and must not take it for a
+        robot's (the pages mark robots; a person may not pass for one). Who
+        else sits at the table is checked where the seat is taken."""
+        name = " ".join((name or "").split())
+        if not name:
+            raise Invalid("Escribe tu nombre.", "empty_name")
+        if len(name) > self.settings.name_max_length:
+            raise Invalid(
+                f"El nombre es muy largo (máximo {self.settings.name_max_length} letras).",
+                "name_too_long",
+            )
+        if any(not ch.isprintable() and ch != _JOINER for ch in name):
+            raise Invalid("El nombre tiene caracteres no válidos.", "bad_name")
+        if not has_visible_letter_or_digit(name):
+            raise Invalid(
+                "El nombre necesita al menos una letra o un número que se vea.", "invisible_name"
+            )
+        if looks_like_a_robot(name, ROBOT_NAMES.values()):
+            raise Invalid("Ese nombre es de robot: elige otro.", "robot_name")
+        return name
+
+    def _begin_game(self, tx: TableTx) -> None:
+        table = tx.table
+        self._current_state(tx)  # the game before, if any (for _save)
+        order = play_order(table)
+        for game_seat, seat in enumerate(order):
+            seat.game_seat = game_seat
+        rules = eng.RuleSet(target=table.target)
+        deck = self._shuffle()
+        state = eng.new_game(rules, len(order), deck, first_dealer=0)
+        table.game_number += 1
+        table.status = TableStatus.PLAYING.value
+        self._save(tx, state, turn_started=True)
+        self._log(
+            tx,
+            0,
+            "start",
+            {
+                "target": table.target,
+                "players": len(order),
+                "deck": [int(c) for c in deck],
+                "seats": {str(s.game_seat): s.position for s in order},
+            },
+        )
+
+
+def play_order(table: TableRecord) -> list[SeatRecord]:
+    """Engine seats in play order. The creator deals first (seat 0); with
+    four, the chosen partner sits opposite (seat 2)."""
+    seats = sorted(table.seats, key=lambda s: s.position)
+    if len(seats) != MAX_SEATS:
+        return seats
+    partner_pos = table.partner_position
+    if partner_pos is None or not any(s.position == partner_pos for s in seats[1:]):
+        partner_pos = seats[2].position
+    partner = next(s for s in seats if s.position == partner_pos)
+    others = [s for s in seats[1:] if s is not partner]
+    return [seats[0], others[0], partner, others[1]]

@@ -1,0 +1,121 @@
+"""Page building: everything one viewer may see of a table (through their
+seat's view, never the game state) and what they may do there."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from escoba import engine as eng
+from escoba.web.chat import read_chat
+from escoba.web.command_path import CommandPath
+from escoba.web.ending import absent_seat
+from escoba.web.pages import ChatLine, TablePage, TableStatus
+from escoba.web.store import (
+    MAX_SEATS,
+    SeatRecord,
+    TableRecord,
+    find_seat,
+    free_position,
+    names,
+    page_seat,
+)
+
+
+class PageBuilding(CommandPath):
+    def page(self, invite: str, token: str | None, with_chat: bool = True) -> TablePage:
+        """Everything one viewer may see of a table, and what they may do
+        (without the chat when `with_chat` is false: the page's `chat` is empty)."""
+        with self.db.snapshot() as conn:
+            table, state = self.store.read_invite(conn, invite)
+            chat: list[ChatLine] = []
+            if with_chat:
+                chat = read_chat(conn, table.id, 0)
+            return self._page(table, find_seat(table.seats, token), chat, state)
+
+    def _page(
+        self,
+        table: TableRecord,
+        you: SeatRecord | None,
+        chat: Sequence[ChatLine],
+        state: eng.GameState | None,
+    ) -> TablePage:
+        status = TableStatus(table.status)
+        seats = tuple(page_seat(table, s, you) for s in table.seats)
+        me = next((s for s in seats if s.is_you), None)
+        plays = state is not None and me is not None and me.game_seat is not None
+        seat_view = None
+        if state is not None:
+            seat_view = eng.view(state, me.game_seat if plays and me is not None else None)
+        in_lobby = status == TableStatus.LOBBY
+        result = state.result if state is not None else None
+        absent = absent_seat(table, state, self.clock.now(), self.settings.absence_hours)
+        on_points = result is not None and result.reason is eng.EndReason.TARGET
+        four = len(table.seats) == MAX_SEATS
+        return TablePage(
+            invite=table.invite,
+            status=status,
+            target=table.target,
+            version=table.version,
+            seats=seats,
+            you=me,
+            view=seat_view,
+            names=tuple(names(table)) if state is not None else (),
+            chat=tuple(chat),
+            game_number=table.game_number,
+            can_join=in_lobby and me is None and free_position(table) is not None,
+            can_start=in_lobby and me is not None and me.is_creator and len(seats) >= 2,
+            can_manage=in_lobby and me is not None and me.is_creator,
+            partner_position=(
+                table.partner_position
+                if table.partner_position is not None
+                else (sorted(s.position for s in table.seats)[2] if four else None)
+            ),
+            can_chat=me is not None,
+            absence_available=plays
+            and absent is not None
+            and me is not None
+            and me.game_seat != absent,
+            absent_seat=absent,
+            can_leave=plays and status == TableStatus.PLAYING,
+            can_next_round=plays
+            and status == TableStatus.PLAYING
+            and state is not None
+            and state.phase is eng.Phase.ROUND_OVER,
+            rematch_possible=plays and status == TableStatus.FINISHED and on_points,
+            rematch_needs_pairs_choice=four and me is not None and me.is_creator,
+            rematch_accepted_by_you=me is not None and me.rematch_accepted,
+            result_text=result_text(result, names(table), state) if result else None,
+        )
+
+
+def side_names(names: Sequence[str], players: int) -> list[str]:
+    """«Ana y Luis» for a pair, the name alone otherwise, by side."""
+    sides = eng.side_count(players)
+    return [
+        " y ".join(names[s] for s in range(players) if eng.side_of(s, players) == side)
+        for side in range(sides)
+    ]
+
+
+def result_text(
+    result: eng.Result | None, names: Sequence[str], state: eng.GameState | None
+) -> str | None:
+    if result is None or state is None:
+        return None
+    by_side = side_names(names, state.players)
+    winners = [by_side[s] for s in result.winners]
+    won = " y ".join(winners)
+    plural = len(winners) > 1 or (state.players == 4 and winners)
+    verb = "ganan" if plural else "gana"
+    if result.reason is eng.EndReason.EXPIRED:
+        return "La mesa venció tras 7 días sin jugadas: sin ganador."
+    if result.reason is eng.EndReason.TARGET:
+        return f"¡{won} {verb} la partida!"
+    loser = names[result.loser_seat] if result.loser_seat is not None else "Alguien"
+    if result.reason is eng.EndReason.ABANDON:
+        why = f"{loser} abandonó la partida."
+    else:
+        why = f"{loser} no jugó en más de 48 horas."
+    if not winners:
+        return why
+    return f"{why} {won} {verb}."

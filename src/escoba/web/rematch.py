@@ -1,0 +1,56 @@
+"""La revancha: when every person at the table accepts, a new game there.
+With four, the creator's acceptance carries MANTENER or CAMBIAR for the pairs."""
+
+from __future__ import annotations
+
+from escoba import engine as eng
+from escoba.web.command_path import Outcome
+from escoba.web.errors import Conflict, Invalid
+from escoba.web.lobby import Lobby, play_order
+from escoba.web.pages import TableStatus
+from escoba.web.store import MAX_SEATS, TableRecord, TableTx
+
+
+class Rematches(Lobby):
+    def accept_rematch(
+        self, invite: str, token: str | None, version: int, pairs: str | None = None
+    ) -> Outcome:
+        """Accept the rematch; `pairs` is MANTENER (`keep`) or CAMBIAR
+        (`change`) from the creator of a table of four."""
+
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            seat = self._player(table, token)
+            state = self._state(tx)
+            if table.status != TableStatus.FINISHED or state.result is None:
+                raise Conflict("La partida todavía no terminó.", "not_finished")
+            if state.result.reason is not eng.EndReason.TARGET:
+                raise Conflict(
+                    "No hay revancha después de un abandono, una ausencia o una mesa vencida.",
+                    "no_rematch",
+                )
+            if seat.rematch:
+                raise Conflict("Ya aceptaste la revancha.", "already_accepted")
+            if len(table.seats) == MAX_SEATS and seat.position == 0:
+                if pairs not in ("keep", "change"):
+                    raise Invalid("Elige MANTENER o CAMBIAR las parejas.", "choose_pairs")
+                if pairs == "change":
+                    table.partner_position = next_partner(table)
+            seat.rematch = True
+            self._log(tx, seat.position, "rematch", {"pairs": pairs})
+            humans = [s for s in table.seats if s.robot is None]
+            if all(s.rematch for s in humans):
+                for s in table.seats:
+                    s.rematch = False
+                self._begin_game(tx)
+
+        return self._command(invite, token, version, command)
+
+
+def next_partner(table: TableRecord) -> int:
+    """CAMBIAR: the creator's next partner, in turn among the other three."""
+    others = sorted(s.position for s in table.seats if s.position != 0)
+    current = table.partner_position
+    if current not in others:
+        current = play_order(table)[2].position
+    return others[(others.index(current) + 1) % len(others)]
