@@ -9,8 +9,9 @@ from dataclasses import replace
 from escoba.engine import EndReason, GameState, Phase, Play, end_game, view
 from escoba.engine.cards import NOTATION
 from escoba.names import Design
-from escoba.web.html import board_model, render_board, render_page, render_table
+from escoba.web.board import board_model
 from escoba.web.pages import TableStatus
+from escoba.web.templating import render_board, render_page, render_table
 
 from .conftest import make_page, play_until, start, text_of
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
-from escoba.web.html import node_modules_dirs
+from escoba.web.assets import node_modules_dirs
 from escoba.web.security import CSP
 
 router = APIRouter(include_in_schema=False)

@@ -22,7 +22,7 @@ from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from escoba.web import api, apidocs, html
+from escoba.web import api, apidocs, assets, routes
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.db import Database
 from escoba.web.deps import AppContext
@@ -241,7 +241,8 @@ def create_app(
 
     app.include_router(api.router)
     app.include_router(apidocs.router)
-    app.include_router(html.router)
+    app.include_router(routes.router)
+    app.include_router(assets.router)
     return app
 
 

@@ -1,0 +1,184 @@
+"""Templating: one Jinja2 environment per language, its gettext installed,
+and the renderers of pages. Templates are pages with named blocks
+(jinja2-fragments): `table.html` renders the whole page, or only its `board`
+and `chat` blocks for an HTMX swap.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Final
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2_fragments import render_blocks
+from markupsafe import Markup
+
+from escoba.engine import Phase
+from escoba.i18n import HTML_LANG, LANGUAGES, translations
+from escoba.names import (
+    Design,
+    card_name,
+    design_label,
+    diamonds_word,
+    seven_of_diamonds_name,
+)
+from escoba.web.board import and_list, board_model, who
+from escoba.web.cards_svg import card_back_svg, card_svg
+from escoba.web.errors import ServiceError
+from escoba.web.pages import TablePage, TableStatus
+
+PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
+TEMPLATES_DIR: Final = PACKAGE_DIR / "templates"
+ROBOT_LABELS: Final = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
+
+
+def N_(message: str) -> str:
+    """Marks a string for the catalogs; it is translated where it is shown."""
+    return message
+
+
+#: Refusals from the service, by `ServiceError.code`, for the languages other
+#: than Spanish (the service's own message is Spanish and shown as is there).
+ERROR_TEXTS: Final = {
+    "stale": N_("La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar."),
+    "busy": N_("La mesa está ocupada: prueba otra vez."),
+    "no_table": N_("Esa mesa no existe."),
+    "already_started": N_("La partida ya empezó: puedes mirarla."),
+    "table_full": N_("La mesa está completa: puedes mirar la partida."),
+    "not_enough": N_("Hacen falta de 2 a 4 jugadores para empezar."),
+    "not_creator": N_("Solo quien creó la mesa puede hacer eso."),
+    "not_seated": N_("No estás sentado en esta mesa."),
+    "not_playing": N_("No juegas en esta partida."),
+    "empty_chat": N_("Escribe algo antes de enviar."),
+    "spectator": N_("Solo quienes están sentados pueden escribir."),
+    "chat_rate": N_("Vas muy rápido: espera unos segundos."),
+    "empty_name": N_("Escribe tu nombre."),
+    "bad_name": N_("El nombre tiene caracteres no válidos."),
+    "invisible_name": N_("El nombre necesita al menos una letra o un número que se vea."),
+    "robot_name": N_("Ese nombre es de robot: elige otro."),
+    "name_taken": N_(
+        "Ya hay alguien en la mesa con ese nombre o uno que se le parece: elige otro."
+    ),
+    "self_absence": N_("Eres tú quien tiene el turno: juega una carta."),
+    "already_accepted": N_("Ya aceptaste la revancha."),
+    "choose_pairs": N_("Elige MANTENER o CAMBIAR las parejas."),
+    "not_finished": N_("La partida todavía no terminó."),
+    "not_started": N_("La partida todavía no empezó."),
+}
+
+
+def error_text(exc: ServiceError, lang: str) -> str:
+    """The refusal in the viewer's language: by code, else the service's words."""
+    if lang == "es" or exc.code not in ERROR_TEXTS:
+        return exc.message
+    return translations(lang).gettext(ERROR_TEXTS[exc.code])
+
+
+@lru_cache(maxsize=8)
+def environment(lang: str = "es") -> Environment:
+    """One environment per language, its catalog installed for `_()` and
+    `{% trans %}` (newstyle: arguments are escaped, `%(name)s` placeholders)."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES_DIR),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
+        auto_reload=False,  # the templates change with a release, which restarts
+    )
+    tr: gettext.NullTranslations = translations(lang)
+    env.install_gettext_translations(tr, newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(_html_gettext(tr))
+
+    def card_face(card: int, design: Design) -> Any:
+        return card_svg(card, design, lang)
+
+    env.globals.update(
+        lang=lang,
+        html_lang=HTML_LANG.get(lang, "es"),
+        languages=LANGUAGES,
+        card_svg=card_face,
+        card_back_svg=lambda: card_back_svg(lang),
+        card_name=lambda card, design: card_name(card, design, lang),
+        design_label=lambda design: design_label(design, lang),
+        designs=tuple(Design),
+        diamonds_word=lambda design: diamonds_word(design, lang),
+        seven_of_diamonds_name=lambda design: seven_of_diamonds_name(design, lang),
+        robot_labels=ROBOT_LABELS,
+        who=lambda name, robot=False: who(name, robot, lang),
+        who_list=lambda seats: and_list([who(s.name, s.is_robot, lang) for s in seats], lang),
+        TableStatus=TableStatus,
+        Phase=Phase,
+    )
+    return env
+
+
+def _html_gettext(tr: gettext.NullTranslations) -> dict[str, Callable[..., Markup]]:
+    """`_`, `gettext` and `ngettext` for the (HTML, autoescaped) templates,
+    as Jinja's newstyle gettext does them — the message as markup, its
+    `%(name)s` arguments escaped, always formatted — but as plain functions
+    over a cache of the catalog's messages. Jinja's own pass through two
+    context calls each: at ~40 messages a board, they were most of its
+    rendering time (bench/RESULTS-load.md)."""
+    messages: dict[str, Markup] = {}
+    plain: dict[str, Markup] = {}
+
+    def message(text: str) -> Markup:
+        found = messages.get(text)
+        if found is None:
+            found = messages[text] = Markup(tr.gettext(text))
+        return found
+
+    def html_gettext(text: str, /, **variables: Any) -> Markup:
+        if variables:
+            return message(text) % variables
+        found = plain.get(text)
+        if found is None:
+            found = plain[text] = message(text) % {}
+        return found
+
+    def html_ngettext(singular: str, plural: str, num: int, /, **variables: Any) -> Markup:
+        variables.setdefault("num", num)
+        return Markup(tr.ngettext(singular, plural, num)) % variables
+
+    return {"_": html_gettext, "gettext": html_gettext, "ngettext": html_ngettext}
+
+
+def table_context(
+    page: TablePage,
+    design: Design,
+    error: str | None = None,
+    watching: bool = False,
+    invite_url: str | None = None,
+    lang: str = "es",
+    continue_url: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "continue_url": continue_url,
+        "page": page,
+        "design": design,
+        "board": board_model(page, design, lang),
+        "error": error,
+        "watching": watching,
+        "invite_url": invite_url,
+    }
+
+
+def render_page(template: str, lang: str = "es", **context: Any) -> str:
+    return environment(lang).get_template(template).render(**context)
+
+
+def render_table(page: TablePage, design: Design, lang: str = "es", **extra: Any) -> str:
+    """The whole table page."""
+    context = table_context(page, design, lang=lang, **extra)
+    return render_page("table.html", lang, next_path=f"/t/{page.invite}", **context)
+
+
+def render_board(page: TablePage, design: Design, lang: str = "es", **extra: Any) -> str:
+    """The `board` block plus the chat log as an out-of-band swap: what an
+    HTMX request (a refresh after an SSE «update», or an action) gets back."""
+    context = table_context(page, design, lang=lang, **extra)
+    return str(render_blocks(environment(lang), "table.html", ["board", "chat"], **context))
