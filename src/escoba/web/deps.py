@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Request, Response
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from escoba.web.bridges import Hub
 from escoba.web.live import Broker
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
@@ -24,6 +25,7 @@ class AppContext:
     settings: Settings
     service: TableService
     broker: Broker
+    hub: Hub
     signer: URLSafeSerializer
 
 
@@ -33,13 +35,6 @@ async def get_context(request: Request) -> AppContext:
 
 
 ContextDep = Annotated[AppContext, Depends(get_context)]
-
-
-async def get_service(ctx: ContextDep) -> TableService:
-    return ctx.service
-
-
-ServiceDep = Annotated[TableService, Depends(get_service)]
 
 
 def cookie_name(invite: str) -> str:

@@ -6,9 +6,10 @@ whole page, or the board fragment for HTMX) or redirects to it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import (
     HTMLResponse,
     RedirectResponse,
@@ -31,6 +32,7 @@ from escoba.web.deps import (
     set_seat_cookie,
 )
 from escoba.web.errors import NotFound, ServiceError
+from escoba.web.service import TableService
 from escoba.web.templating import N_, error_text, render_board, render_page, render_table
 
 router = APIRouter(include_in_schema=False)
@@ -73,66 +75,86 @@ def refusal(request: Request, exc: ServiceError, back_url: str = "/") -> HTMLRes
     return error_page(error_text(exc, lang), exc.status, back_url, lang)
 
 
-def show_table(
-    request: Request,
-    ctx: AppContext,
-    invite: str,
-    error: str | None = None,
-    status_code: int = 200,
-    fragment: bool = False,
-) -> HTMLResponse:
-    """The table as this request's viewer sees it: the whole page, or the
-    board fragment for HTMX."""
-    token = seat_token_from_cookie(request, ctx, invite)
-    try:
-        page = ctx.service.page(invite, token)
-    except ServiceError as exc:
-        return refusal(request, exc)
-    design = design_of(request)
-    lang = lang_of(request)
-    if fragment:
-        return html_response(render_board(page, design, lang, error=error))
-    body = render_table(
-        page,
-        design,
-        lang,
-        error=error,
-        watching=request.query_params.get("mirar") == "1",
-        invite_url=invite_url(request, ctx, invite),
-        continue_url=(
-            f"{invite_url(request, ctx, invite)}/continue/{token}"
-            if token and page.you is not None
-            else None
-        ),
-    )
-    return html_response(body, status_code)
+@dataclass
+class Visit:
+    """This request at a table: who is looking (the seat this table's cookie
+    holds, if any), in which language and deck design. The routes' current
+    seat, as a dependency."""
 
+    request: Request
+    ctx: AppContext
+    invite: str
+    token: str | None
+    lang: str
+    design: Design
 
-def after_command(
-    request: Request, ctx: AppContext, invite: str, command: Callable[[str | None], object]
-) -> Response:
-    """Run a table command for this request's seat. HTMX gets the fresh board
-    (or the same board with the refusal on top); a plain form post is
-    redirected (303) to the table page, or shown the page with the message."""
-    token = seat_token_from_cookie(request, ctx, invite)
-    lang = lang_of(request)
-    try:
-        command(token)
-    except (ServiceError, ValueError) as exc:
-        if isinstance(exc, ServiceError):
-            message = error_text(exc, lang)
-            status_code = exc.status
-        else:
-            message = translations(lang).gettext(str(exc))
-            status_code = 422
-        if isinstance(exc, NotFound):
-            return error_page(message, 404, lang=lang)
-        return show_table(
-            request, ctx, invite, error=message, status_code=status_code, fragment=is_htmx(request)
+    @property
+    def service(self) -> TableService:
+        return self.ctx.service
+
+    @property
+    def htmx(self) -> bool:
+        return is_htmx(self.request)
+
+    def show(
+        self, error: str | None = None, status_code: int = 200, fragment: bool = False
+    ) -> HTMLResponse:
+        """The table as this viewer sees it: the whole page, or the board
+        fragment for HTMX (with `error` on top, if any)."""
+        try:
+            page = self.service.page(self.invite, self.token)
+        except ServiceError as exc:
+            return refusal(self.request, exc)
+        if fragment:
+            return html_response(render_board(page, self.design, self.lang, error=error))
+        url = invite_url(self.request, self.ctx, self.invite)
+        body = render_table(
+            page,
+            self.design,
+            self.lang,
+            error=error,
+            watching=self.request.query_params.get("mirar") == "1",
+            invite_url=url,
+            continue_url=(
+                f"{url}/continue/{self.token}" if self.token and page.you is not None else None
+            ),
         )
-    if is_htmx(request):
-        return show_table(request, ctx, invite, fragment=True)
-    return RedirectResponse(f"/t/{invite}", status_code=303)
+        return html_response(body, status_code)
+
+    def answer(self, change: Callable[[], object]) -> Response:
+        """Make a change to the table for this viewer's seat. HTMX gets the
+        fresh board (or the same board with the refusal on top); a plain form
+        post is redirected (303) to the table page, or shown the page with
+        the message."""
+        try:
+            change()
+        except (ServiceError, ValueError) as exc:
+            if isinstance(exc, ServiceError):
+                message = error_text(exc, self.lang)
+                status_code = exc.status
+            else:
+                message = translations(self.lang).gettext(str(exc))
+                status_code = 422
+            if isinstance(exc, NotFound):
+                return error_page(message, 404, lang=self.lang)
+            return self.show(error=message, status_code=status_code, fragment=self.htmx)
+        if self.htmx:
+            return self.show(fragment=True)
+        return RedirectResponse(f"/t/{self.invite}", status_code=303)
+
+
+async def visit(invite: str, request: Request, ctx: ContextDep) -> Visit:
+    return Visit(
+        request=request,
+        ctx=ctx,
+        invite=invite,
+        token=seat_token_from_cookie(request, ctx, invite),
+        lang=lang_of(request),
+        design=design_of(request),
+    )
+
+
+VisitDep = Annotated[Visit, Depends(visit)]
 
 
 VersionForm = Annotated[int, Form()]
@@ -194,13 +216,13 @@ async def create_table(
 
 
 @router.get("/t/{invite}", response_class=HTMLResponse)
-async def table_page(invite: str, request: Request, ctx: ContextDep) -> HTMLResponse:
-    return show_table(request, ctx, invite)
+async def table_page(here: VisitDep) -> HTMLResponse:
+    return here.show()
 
 
 @router.get("/t/{invite}/board", response_class=HTMLResponse)
-async def board(invite: str, request: Request, ctx: ContextDep) -> HTMLResponse:
-    return show_table(request, ctx, invite, fragment=True)
+async def board(here: VisitDep) -> HTMLResponse:
+    return here.show(fragment=True)
 
 
 @router.get("/t/{invite}/continue/{token}")
@@ -222,63 +244,52 @@ async def continue_seat(invite: str, token: str, request: Request, ctx: ContextD
 
 
 @router.post("/t/{invite}/join")
-async def join(
-    invite: str, request: Request, ctx: ContextDep, name: Annotated[str, Form(max_length=200)] = ""
-) -> Response:
+async def join(here: VisitDep, name: Annotated[str, Form(max_length=200)] = "") -> Response:
     try:
-        joined = ctx.service.join(invite, name)
+        joined = here.service.join(here.invite, name)
     except ServiceError as exc:
         if isinstance(exc, NotFound):
-            return refusal(request, exc)
-        message = error_text(exc, lang_of(request))
-        return show_table(request, ctx, invite, error=message, status_code=exc.status)
-    response = RedirectResponse(f"/t/{invite}", status_code=303)
-    set_seat_cookie(response, ctx, invite, joined.token)
+            return refusal(here.request, exc)
+        return here.show(error=error_text(exc, here.lang), status_code=exc.status)
+    response = RedirectResponse(f"/t/{here.invite}", status_code=303)
+    set_seat_cookie(response, here.ctx, here.invite, joined.token)
     return response
 
 
 @router.post("/t/{invite}/robots")
 async def add_robot(
-    invite: str,
-    request: Request,
-    ctx: ContextDep,
+    here: VisitDep,
     version: VersionForm,
     robot: Annotated[str, Form()],
 ) -> Response:
-    return after_command(
-        request, ctx, invite, lambda t: ctx.service.add_robot(invite, t, version, robot)
-    )
+    return here.answer(lambda: here.service.add_robot(here.invite, here.token, version, robot))
 
 
 @router.post("/t/{invite}/robots/remove")
 async def remove_robot(
-    invite: str,
-    request: Request,
-    ctx: ContextDep,
+    here: VisitDep,
     version: VersionForm,
     position: Annotated[int, Form()],
 ) -> Response:
-    return after_command(
-        request, ctx, invite, lambda t: ctx.service.remove_robot(invite, t, version, position)
+    return here.answer(
+        lambda: here.service.remove_robot(here.invite, here.token, version, position)
     )
 
 
 @router.post("/t/{invite}/partner")
 async def choose_partner(
-    invite: str,
-    request: Request,
-    ctx: ContextDep,
+    here: VisitDep,
     version: VersionForm,
     position: Annotated[int, Form()],
 ) -> Response:
-    return after_command(
-        request, ctx, invite, lambda t: ctx.service.choose_partner(invite, t, version, position)
+    return here.answer(
+        lambda: here.service.choose_partner(here.invite, here.token, version, position)
     )
 
 
 @router.post("/t/{invite}/start")
-async def start(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
-    return after_command(request, ctx, invite, lambda t: ctx.service.start(invite, t, version))
+async def start(here: VisitDep, version: VersionForm) -> Response:
+    return here.answer(lambda: here.service.start(here.invite, here.token, version))
 
 
 def parse_play(card: str, capture: str, mode: str) -> Play:
@@ -303,102 +314,77 @@ def parse_claim(group: str) -> Claim:
 
 @router.post("/t/{invite}/play")
 async def play(
-    invite: str,
-    request: Request,
-    ctx: ContextDep,
+    here: VisitDep,
     version: VersionForm,
     card: Annotated[str, Form()] = "",
     capture: Annotated[str, Form()] = "",
     mode: Annotated[str, Form()] = "capture",
 ) -> Response:
-    def command(token: str | None) -> object:
-        return ctx.service.act(invite, token, version, parse_play(card, capture, mode))
-
-    return after_command(request, ctx, invite, command)
+    return here.answer(
+        lambda: here.service.act(here.invite, here.token, version, parse_play(card, capture, mode))
+    )
 
 
 @router.post("/t/{invite}/claim")
 async def claim(
-    invite: str,
-    request: Request,
-    ctx: ContextDep,
+    here: VisitDep,
     version: VersionForm,
     group: Annotated[str, Form()] = "",
 ) -> Response:
-    def command(token: str | None) -> object:
-        return ctx.service.act(invite, token, version, parse_claim(group))
-
-    return after_command(request, ctx, invite, command)
+    return here.answer(
+        lambda: here.service.act(here.invite, here.token, version, parse_claim(group))
+    )
 
 
 @router.post("/t/{invite}/next-round")
-async def next_round(
-    invite: str, request: Request, ctx: ContextDep, version: VersionForm
-) -> Response:
-    return after_command(request, ctx, invite, lambda t: ctx.service.next_round(invite, t, version))
+async def next_round(here: VisitDep, version: VersionForm) -> Response:
+    return here.answer(lambda: here.service.next_round(here.invite, here.token, version))
 
 
 @router.post("/t/{invite}/leave")
-async def leave(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
+async def leave(here: VisitDep, version: VersionForm) -> Response:
     """ABANDONAR and SALIR DEL JUEGO: both end the game as a loss."""
-    return after_command(request, ctx, invite, lambda t: ctx.service.abandon(invite, t, version))
+    return here.answer(lambda: here.service.abandon(here.invite, here.token, version))
 
 
 @router.post("/t/{invite}/absence")
-async def absence(invite: str, request: Request, ctx: ContextDep, version: VersionForm) -> Response:
-    return after_command(
-        request, ctx, invite, lambda t: ctx.service.end_for_absence(invite, t, version)
-    )
+async def absence(here: VisitDep, version: VersionForm) -> Response:
+    return here.answer(lambda: here.service.end_for_absence(here.invite, here.token, version))
 
 
 @router.post("/t/{invite}/rematch")
 async def rematch(
-    invite: str,
-    request: Request,
-    ctx: ContextDep,
+    here: VisitDep,
     version: VersionForm,
     pairs: Annotated[str | None, Form()] = None,
 ) -> Response:
-    return after_command(
-        request, ctx, invite, lambda t: ctx.service.accept_rematch(invite, t, version, pairs)
-    )
+    return here.answer(lambda: here.service.accept_rematch(here.invite, here.token, version, pairs))
 
 
 @router.post("/t/{invite}/chat")
 async def chat(
-    invite: str,
-    request: Request,
-    ctx: ContextDep,
+    here: VisitDep,
     text: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
-    return after_command(request, ctx, invite, lambda t: ctx.service.chat(invite, t, text))
+    return here.answer(lambda: here.service.chat(here.invite, here.token, text))
 
 
 @router.post("/t/{invite}/design")
-async def choose_design(
-    invite: str,
-    request: Request,
-    ctx: ContextDep,
-    design: Annotated[str, Form()] = "",
-) -> Response:
+async def choose_design(here: VisitDep, design: Annotated[str, Form()] = "") -> Response:
     """Each viewer's deck design, kept in a cookie: it never changes the rules."""
     chosen = parse_design(design)
-    if is_htmx(request):
-        token = seat_token_from_cookie(request, ctx, invite)
-        try:
-            page = ctx.service.page(invite, token)
-        except ServiceError as exc:
-            return refusal(request, exc)
-        response: Response = html_response(render_board(page, chosen, lang_of(request)))
+    if here.htmx:
+        here.design = chosen
+        response: Response = here.show(fragment=True)
     else:
-        response = RedirectResponse(f"/t/{invite}", status_code=303)
+        response = RedirectResponse(f"/t/{here.invite}", status_code=303)
     response.set_cookie(
         DECK_COOKIE,
         chosen.value,
         max_age=COOKIE_MAX_AGE,
         httponly=True,
         samesite="lax",
-        secure=ctx.settings.secure_cookies,
+        secure=here.ctx.settings.secure_cookies,
         path="/",
     )
     return response
