@@ -12,7 +12,7 @@ from escoba.engine import Phase, RuleSet, apply, legal_actions, new_game, shuffl
 from escoba.engine.cards import NOTATION
 from escoba.simulate import simulate
 from escoba.tournament import tournament_command
-from escoba.web.commands import expire, migrate_command, serve
+from escoba.web.cli import expire, migrate_command, serve
 
 app = typer.Typer(
     name="escoba",

@@ -9,9 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from escoba.cli import app
+from escoba.web.bridges import Hub
 from escoba.web.clock import ManualClock
 from escoba.web.db import Database, migrate
-from escoba.web.live import Broker, Hub
+from escoba.web.live import Broker
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
 

@@ -7,29 +7,29 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import os
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from dataclasses import dataclass
 
 import anyio.to_thread
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from escoba.web import api, apidocs, assets, routes
+from escoba.web import api, apidocs, assets, ops, routes
+from escoba.web.bridges import Hub, make_bridge
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.db import Database
 from escoba.web.deps import AppContext
-from escoba.web.errors import Busy, RateLimited, ServiceError
+from escoba.web.errors import Busy, ServiceError
 from escoba.web.jobs import RobotBrain
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
-from escoba.web.live import Broker, Hub, LiveStream, close_on_exit_signals, make_bridge
+from escoba.web.live import Broker, close_on_exit_signals
 from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
 from escoba.web.service import TableService
@@ -37,10 +37,40 @@ from escoba.web.settings import Settings
 
 log = logging.getLogger("escoba.web")
 GC_YOUNG = 20_000
-TOO_MANY_STREAMS = (
-    "Hay demasiadas mesas abiertas a la vez desde tu conexión: cierra alguna pestaña "
-    "de Escoba y esta volverá a conectarse sola."
-)
+
+
+@dataclass
+class Core:
+    """What the app and the operator commands (`escoba expire`) share: the
+    database, the live hub that tells every process of a change, and the
+    table service over them."""
+
+    settings: Settings
+    db: Database
+    broker: Broker
+    hub: Hub
+    service: TableService
+
+    def close(self) -> None:
+        self.hub.stop()
+        self.db.dispose()
+
+
+def build_core(
+    settings: Settings,
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+    brain: RobotBrain | None = None,
+    migrate: bool = True,
+) -> Core:
+    """The database (migrated unless told not to), the hub and the service."""
+    db = Database(settings.sqlalchemy_url, settings.sqlite_synchronous)
+    if migrate:
+        db.migrate()
+    broker = Broker(streams_per_client=settings.live_streams_per_ip)
+    hub = Hub(broker, make_bridge(settings.live, settings.sqlalchemy_url, settings.redis_url))
+    service = TableService(db, settings, clock or SystemClock(), hub, brain=brain, rng=rng)
+    return Core(settings, db, broker, hub, service)
 
 
 def create_app(
@@ -54,12 +84,8 @@ def create_app(
     """`serving`: this app is the process's only one (the ASGI entry point),
     so it may tune the process's garbage collector at start-up."""
     settings = settings or Settings()
-    db = Database(settings.sqlalchemy_url, settings.sqlite_synchronous)
-    if migrate:
-        db.migrate()
-    broker = Broker(streams_per_client=settings.live_streams_per_ip)
-    hub = Hub(broker, make_bridge(settings.live, settings.sqlalchemy_url, settings.redis_url))
-    service = TableService(db, settings, clock or SystemClock(), hub, brain=brain, rng=rng)
+    core = build_core(settings, clock, rng, brain, migrate)
+    db, broker, hub, service = core.db, core.broker, core.hub, core.service
     runner: RobotRunner | InlineRobots
     if settings.robot_inline:
         runner = InlineRobots(service.play_robots)
@@ -86,6 +112,7 @@ def create_app(
         settings=settings,
         service=service,
         broker=broker,
+        hub=hub,
         signer=URLSafeSerializer(secret, salt="escoba-seat"),
     )
 
@@ -94,9 +121,9 @@ def create_app(
         loop = asyncio.get_running_loop()
         if isinstance(runner, RobotRunner):
             runner.start_pool()  # first: its worker processes fork from this one
-        # Few worker threads for the routes that touch the database: more
-        # would only queue on the GIL (and, on SQLite, on the write lock), and
-        # each waiting thread delays the event loop that serves the streams.
+        # Routes run the service on the event loop (docs/deploy.md says what
+        # a wait on a lock then costs); the few sync routes (readiness, files)
+        # take worker threads, few of them: more would only queue on the GIL.
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
         broker.bind(loop)
         hub.start()
@@ -116,9 +143,8 @@ def create_app(
         if isinstance(runner, RobotRunner):
             await runner.stop()
         broker.close()
-        hub.stop()
         limiter.close()
-        db.dispose()
+        core.close()
 
     app = FastAPI(
         title="Escoba",
@@ -128,7 +154,6 @@ def create_app(
         redoc_url=None,
     )
     app.state.ctx = ctx
-    app.state.hub = hub
     app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter, signer=ctx.signer)
     app.add_middleware(  # outside the guard: an oversized body is refused before anything
         BodyLimitMiddleware,
@@ -169,76 +194,7 @@ def create_app(
             return api.http_refusal(exc)
         return await http_exception_handler(request, exc)
 
-    @app.get("/health/live", tags=["ops"])
-    async def alive() -> dict[str, str]:
-        """Liveness: the process answers (no database work). Restart it if not."""
-        return {"status": "alive"}
-
-    @app.get("/health", tags=["ops"])
-    def health() -> JSONResponse:
-        """Ready to serve: the database answers and its schema is the newest
-        migration, and the live bridge to the other processes listens. 503
-        (with the reason) when not, so a load balancer takes this process out."""
-        checks: dict[str, Any] = {}
-        ok = True
-        try:
-            checks["schema"] = db.schema_revision()
-            checks["database"] = "ok"
-            if checks["schema"] != db.head_revision:
-                ok = False
-                checks["schema_expected"] = db.head_revision
-        except Exception as err:
-            ok = False
-            checks["database"] = f"unreachable: {type(err).__name__}"
-        checks["live"] = hub.backend
-        checks["live_ok"] = hub.healthy
-        ok = ok and hub.healthy
-        body = {
-            "status": "ok" if ok else "unavailable",
-            **checks,
-            "live_connections": broker.connections,
-            "pid": os.getpid(),
-        }
-        return JSONResponse(body, status_code=200 if ok else 503)
-
-    @app.get("/t/{invite}/events", tags=["live"], response_class=LiveStream, status_code=200)
-    async def events(
-        invite: str,
-        request: Request,
-        since: Annotated[int | None, Query(ge=0, description="The version you show.")] = None,
-        last_event_id: Annotated[str | None, Header()] = None,
-    ) -> LiveStream:
-        """Server-sent events: `update` with the table's new version after each
-        change. Fetch your own view on each one; no card travels here. With
-        `since` (or a browser's `Last-Event-ID`) older than the table, the
-        stream starts with an update: a client that was away catches up.
-        One client IP holds at most `ESCOBA_LIVE_STREAMS_PER_IP` streams in a
-        process; past that, 429 (a HEAD tells a page whether it would be let
-        in, without holding a stream)."""
-        table_id = service.table_id(invite)
-        # no address (a Unix socket without forwarded headers): nothing to count by
-        client = request.client.host if request.client else None
-        if client is not None and not broker.admit(client):
-            log.info("too many live streams", extra={"invite": invite})
-            raise RateLimited(TOO_MANY_STREAMS, "too_many_streams")
-        known = [v for v in (since, _int_or_none(last_event_id)) if v is not None]
-        return LiveStream(
-            broker,
-            table_id,
-            since=max(known) if known else None,
-            current=lambda: service.version(invite),
-            client=client,
-        )
-
-    # a page asks whether it would be let in (429 or 200, no stream held)
-    app.add_api_route(
-        "/t/{invite}/events",
-        events,
-        methods=["HEAD"],
-        response_class=LiveStream,
-        include_in_schema=False,
-    )
-
+    app.include_router(ops.router)
     app.include_router(api.router)
     app.include_router(apidocs.router)
     app.include_router(routes.router)
@@ -255,10 +211,6 @@ def tune_collector() -> None:
     → 9–27 ms, bench/RESULTS-load.md)."""
     gc.freeze()
     gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
-
-
-def _int_or_none(value: str | None) -> int | None:
-    return int(value) if value is not None and value.isdigit() and len(value) < 12 else None
 
 
 def _error_page(message: str) -> str:

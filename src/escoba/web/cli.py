@@ -1,0 +1,77 @@
+"""`escoba serve`, `escoba migrate` and `escoba expire`: the web app's
+operator commands."""
+
+from __future__ import annotations
+
+import typer
+
+from escoba.web.settings import Settings
+
+# On SIGTERM the live streams end at once (escoba.web.live.close_on_exit_signals);
+# this bounds the wait for the rest, such as a client that stopped reading.
+GRACEFUL_SHUTDOWN_SECONDS = 5
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    workers: int = typer.Option(1, help="Processes (several need PostgreSQL or Redis)."),
+    forwarded_allow_ips: str = typer.Option(
+        "127.0.0.1",
+        help="Proxies whose X-Forwarded-For/-Proto are trusted (comma-separated, or *).",
+    ),
+) -> None:
+    """Apply the migrations, then serve the web app (DATABASE_URL, default SQLite).
+    Several workers share live updates through PostgreSQL LISTEN/NOTIFY (or
+    Redis with ESCOBA_REDIS_URL); behind a proxy, see docs/deploy.md. A
+    request's head must arrive within ESCOBA_REQUEST_TIMEOUT_SECONDS
+    (escoba.web.protocol), and a stop (SIGTERM) takes at most a few seconds."""
+    import uvicorn
+
+    from escoba.web.db import migrate
+    from escoba.web.logs import log_config
+    from escoba.web.protocol import HeadDeadlineProtocol
+
+    settings = Settings()
+    if workers > 1 and settings.live in ("local", "sqlite"):
+        raise typer.BadParameter(
+            "several workers need PostgreSQL (DATABASE_URL) or Redis (ESCOBA_REDIS_URL) "
+            "so that live updates reach every process",
+            param_hint="--workers",
+        )
+    migrate(settings.sqlalchemy_url)
+    typer.echo(f"Escoba en http://{host}:{port}/  (base de datos: {settings.sqlalchemy_url})")
+    uvicorn.run(
+        "escoba.web.asgi:app",
+        host=host,
+        port=port,
+        workers=workers,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
+        log_config=log_config(settings.log_format, settings.log_level),
+        http=HeadDeadlineProtocol,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+    )
+
+
+def migrate_command() -> None:
+    """Bring the database schema up to date (idempotent)."""
+    from escoba.web.db import migrate
+
+    migrate(Settings().sqlalchemy_url)
+    typer.echo("Esquema al día.")
+
+
+def expire() -> None:
+    """End every table with no game action for ESCOBA_EXPIRY_DAYS (no winner).
+    Safe to run at any time, twice at once, and while people play."""
+    from escoba.web.app import build_core
+
+    # the app's own wiring, with no streams of its own: the bridge (if any)
+    # tells the app processes
+    core = build_core(Settings())
+    try:
+        count = core.service.expire()
+    finally:
+        core.close()
+    typer.echo(f"Mesas vencidas: {count}")
