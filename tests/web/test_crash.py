@@ -14,9 +14,10 @@ from typing import Any
 import httpx
 import pytest
 
+from escoba.web.bridges import Hub
 from escoba.web.clock import SystemClock
 from escoba.web.db import Database, migrate
-from escoba.web.live import Broker, Hub
+from escoba.web.live import Broker
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
 

@@ -111,8 +111,8 @@ def test_a_commands_notify_leaves_only_when_it_commits() -> None:
     """PostgreSQL's NOTIFY rides the command's own transaction: a command
     that fails after announcing sends nothing; NOTIFYs arrive in commit
     order, so a stray one would be heard before the committed one's."""
+    from escoba.web.bridges import PostgresBridge, wait_connected
     from escoba.web.db import Database
-    from escoba.web.live import PostgresBridge, wait_connected
 
     url = fresh_pg_database("escoba_test_notify")
     assert url is not None

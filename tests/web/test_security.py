@@ -599,9 +599,10 @@ def test_live_events_and_error_pages_name_no_hidden_card(
 
     import httpx
 
+    from escoba.web.bridges import Hub
     from escoba.web.clock import SystemClock
     from escoba.web.db import Database, migrate
-    from escoba.web.live import Broker, Hub
+    from escoba.web.live import Broker
     from escoba.web.service import TableService
 
     migrate(settings.sqlalchemy_url)
