@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from sqlalchemy import Connection
 from sqlalchemy.exc import OperationalError
 
-from escoba import engine as eng
+from escoba.engine import Card, GameState, Phase, shuffled_deck
 from escoba.engine.serialize import live_state_to_dict, rounds_to_list
 from escoba.web.clock import Clock
 from escoba.web.db import Database
@@ -150,20 +150,20 @@ class CommandPath:
             }
         )
 
-    def _state(self, tx: TableTx) -> eng.GameState:
+    def _state(self, tx: TableTx) -> GameState:
         state = self._current_state(tx)
         if state is None:
             raise Conflict("La partida todavía no empezó.", "not_started")
         return state
 
-    def _current_state(self, tx: TableTx) -> eng.GameState | None:
+    def _current_state(self, tx: TableTx) -> GameState | None:
         """In a command: the state as the command has left it so far."""
         if tx.state is UNSET:
             tx.state = self.store.committed(tx.conn, tx.table)
-        state: eng.GameState | None = tx.state
+        state: GameState | None = tx.state
         return state
 
-    def _save(self, tx: TableTx, state: eng.GameState, turn_started: bool = False) -> None:
+    def _save(self, tx: TableTx, state: GameState, turn_started: bool = False) -> None:
         table = tx.table
         before = self._current_state(tx)
         tx.state_json = live_state_to_dict(state)
@@ -172,11 +172,11 @@ class CommandPath:
         tx.state = state
         if turn_started or before is None or before.round.turn != state.turn:
             table.turn_since = self.clock.now()
-        if state.phase is eng.Phase.GAME_OVER and table.status == TableStatus.PLAYING:
+        if state.phase is Phase.GAME_OVER and table.status == TableStatus.PLAYING:
             table.status = TableStatus.FINISHED.value
 
-    def _shuffle(self) -> tuple[eng.Card, ...]:
-        return eng.shuffled_deck(self.rng)
+    def _shuffle(self) -> tuple[Card, ...]:
+        return shuffled_deck(self.rng)
 
     # ------------------------------------------------------------------
     # Who is acting

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from escoba import engine as eng
+from escoba.engine import EndReason, GameState, IllegalAction, Phase, end_game
 from escoba.web.command_path import CommandPath, Outcome
 from escoba.web.errors import Conflict, Forbidden
 from escoba.web.pages import TableStatus
@@ -18,7 +18,7 @@ class Ending(CommandPath):
 
         def command(tx: TableTx) -> None:
             seat = self._player(tx.table, token)
-            self._end(tx, eng.EndReason.ABANDON, seat.game_seat, seat.position)
+            self._end(tx, EndReason.ABANDON, seat.game_seat, seat.position)
 
         return self._command(invite, token, version, command)
 
@@ -39,14 +39,14 @@ class Ending(CommandPath):
             if absent == seat.game_seat:
                 raise Forbidden("Eres tú quien tiene el turno: juega una carta.", "self_absence")
             absent_pos = next(s.position for s in table.seats if s.game_seat == absent)
-            self._end(tx, eng.EndReason.ABSENCE, absent, seat.position, absent_pos)
+            self._end(tx, EndReason.ABSENCE, absent, seat.position, absent_pos)
 
         return self._command(invite, token, version, command)
 
     def _end(
         self,
         tx: TableTx,
-        reason: eng.EndReason,
+        reason: EndReason,
         loser_seat: int | None,
         by_position: int,
         loser_position: int | None = None,
@@ -56,8 +56,8 @@ class Ending(CommandPath):
             raise Conflict("No hay una partida en juego.", "not_playing")
         state = self._state(tx)
         try:
-            state, _ = eng.end_game(state, reason, loser_seat)
-        except eng.IllegalAction as err:
+            state, _ = end_game(state, reason, loser_seat)
+        except IllegalAction as err:
             raise Conflict(err.message, err.code) from err
         self._save(tx, state)
         table.status = TableStatus.FINISHED.value
@@ -70,12 +70,12 @@ class Ending(CommandPath):
 
 
 def absent_seat(
-    table: TableRecord, state: eng.GameState | None, now: datetime, absence_hours: float
+    table: TableRecord, state: GameState | None, now: datetime, absence_hours: float
 ) -> int | None:
     """The engine seat on turn, if a person has let it sit over `absence_hours`."""
     if table.status != TableStatus.PLAYING or state is None:
         return None
-    if state.phase is not eng.Phase.PLAYING:
+    if state.phase is not Phase.PLAYING:
         return None
     turn = state.round.turn
     seat = next((s for s in table.seats if s.game_seat == turn), None)

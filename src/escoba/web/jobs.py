@@ -12,7 +12,7 @@ from typing import Protocol
 
 from sqlalchemy import select
 
-from escoba import engine as eng
+from escoba.engine import Action, EndReason, View, end_game, view
 from escoba.web.errors import Busy, Conflict
 from escoba.web.models import TableRow
 from escoba.web.pages import TableStatus
@@ -31,14 +31,14 @@ class RobotTurn:
     version: int
     position: int
     robot: str
-    view: eng.View
+    view: View
 
 
 class RobotBrain(Protocol):
-    def __call__(self, robot: str, view: eng.View, rng: random.Random) -> eng.Action: ...
+    def __call__(self, robot: str, view: View, rng: random.Random) -> Action: ...
 
 
-def robot_brain(robot: str, view: eng.View, rng: random.Random) -> eng.Action:
+def robot_brain(robot: str, view: View, rng: random.Random) -> Action:
     """The robots of escoba.bots, each seeing only its seat's view."""
     from escoba.bots import get_robot
 
@@ -71,10 +71,10 @@ class Jobs(Playing):
                 version=table.version,
                 position=robot.position,
                 robot=robot.robot,
-                view=eng.view(state, turn),
+                view=view(state, turn),
             )
 
-    def robot_play(self, turn: RobotTurn, action: eng.Action) -> bool:
+    def robot_play(self, turn: RobotTurn, action: Action) -> bool:
         """Play the robot's chosen action through the one command path, on the
         version it was chosen on. True when it was played; False when the
         table moved on meanwhile (nothing applied)."""
@@ -160,7 +160,7 @@ class Jobs(Playing):
                     raise Conflict("played meanwhile", "active")
                 current = self._current_state(tx)
                 if current is not None and table.status == TableStatus.PLAYING:
-                    state, _ = eng.end_game(current, eng.EndReason.EXPIRED)
+                    state, _ = end_game(current, EndReason.EXPIRED)
                     self._save(tx, state)
                 table.status = TableStatus.EXPIRED.value
                 self._log(tx, None, "expire", {})

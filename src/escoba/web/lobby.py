@@ -6,7 +6,8 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from escoba import engine as eng
+from escoba.engine import RuleSet, new_game
+from escoba.engine.rules import SITE_TARGETS
 from escoba.web.command_path import CommandPath, Outcome
 from escoba.web.errors import NAME_TAKEN, Conflict, Forbidden, Invalid
 from escoba.web.pages import TableStatus
@@ -36,7 +37,7 @@ class Joined:
 class Lobby(CommandPath):
     def create_table(self, name: str, target: int) -> Joined:
         name = self._clean_name(name)
-        if target not in eng.rules.SITE_TARGETS:
+        if target not in SITE_TARGETS:
             raise Invalid("La partida se juega a 21 o a 31 puntos.", "bad_target")
         now = self.clock.now()
         token = new_token()
@@ -205,9 +206,9 @@ class Lobby(CommandPath):
         order = play_order(table)
         for game_seat, seat in enumerate(order):
             seat.game_seat = game_seat
-        rules = eng.RuleSet(target=table.target)
+        rules = RuleSet(target=table.target)
         deck = self._shuffle()
-        state = eng.new_game(rules, len(order), deck, first_dealer=0)
+        state = new_game(rules, len(order), deck, first_dealer=0)
         table.game_number += 1
         table.status = TableStatus.PLAYING.value
         self._save(tx, state, turn_started=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from escoba import engine as eng
+from escoba.engine import EndReason, GameState, Phase, Result, side_count, side_of, view
 from escoba.web.chat import read_chat
 from escoba.web.command_path import CommandPath
 from escoba.web.ending import absent_seat
@@ -37,7 +37,7 @@ class PageBuilding(CommandPath):
         table: TableRecord,
         you: SeatRecord | None,
         chat: Sequence[ChatLine],
-        state: eng.GameState | None,
+        state: GameState | None,
     ) -> TablePage:
         status = TableStatus(table.status)
         seats = tuple(page_seat(table, s, you) for s in table.seats)
@@ -45,11 +45,11 @@ class PageBuilding(CommandPath):
         plays = state is not None and me is not None and me.game_seat is not None
         seat_view = None
         if state is not None:
-            seat_view = eng.view(state, me.game_seat if plays and me is not None else None)
+            seat_view = view(state, me.game_seat if plays and me is not None else None)
         in_lobby = status == TableStatus.LOBBY
         result = state.result if state is not None else None
         absent = absent_seat(table, state, self.clock.now(), self.settings.absence_hours)
-        on_points = result is not None and result.reason is eng.EndReason.TARGET
+        on_points = result is not None and result.reason is EndReason.TARGET
         four = len(table.seats) == MAX_SEATS
         return TablePage(
             invite=table.invite,
@@ -80,7 +80,7 @@ class PageBuilding(CommandPath):
             can_next_round=plays
             and status == TableStatus.PLAYING
             and state is not None
-            and state.phase is eng.Phase.ROUND_OVER,
+            and state.phase is Phase.ROUND_OVER,
             rematch_possible=plays and status == TableStatus.FINISHED and on_points,
             rematch_needs_pairs_choice=four and me is not None and me.is_creator,
             rematch_accepted_by_you=me is not None and me.rematch_accepted,
@@ -90,16 +90,14 @@ class PageBuilding(CommandPath):
 
 def side_names(names: Sequence[str], players: int) -> list[str]:
     """«Ana y Luis» for a pair, the name alone otherwise, by side."""
-    sides = eng.side_count(players)
+    sides = side_count(players)
     return [
-        " y ".join(names[s] for s in range(players) if eng.side_of(s, players) == side)
+        " y ".join(names[s] for s in range(players) if side_of(s, players) == side)
         for side in range(sides)
     ]
 
 
-def result_text(
-    result: eng.Result | None, names: Sequence[str], state: eng.GameState | None
-) -> str | None:
+def result_text(result: Result | None, names: Sequence[str], state: GameState | None) -> str | None:
     if result is None or state is None:
         return None
     by_side = side_names(names, state.players)
@@ -107,12 +105,12 @@ def result_text(
     won = " y ".join(winners)
     plural = len(winners) > 1 or (state.players == 4 and winners)
     verb = "ganan" if plural else "gana"
-    if result.reason is eng.EndReason.EXPIRED:
+    if result.reason is EndReason.EXPIRED:
         return "La mesa venció tras 7 días sin jugadas: sin ganador."
-    if result.reason is eng.EndReason.TARGET:
+    if result.reason is EndReason.TARGET:
         return f"¡{won} {verb} la partida!"
     loser = names[result.loser_seat] if result.loser_seat is not None else "Alguien"
-    if result.reason is eng.EndReason.ABANDON:
+    if result.reason is EndReason.ABANDON:
         why = f"{loser} abandonó la partida."
     else:
         why = f"{loser} no jugó en más de 48 horas."

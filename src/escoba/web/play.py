@@ -3,14 +3,14 @@ robot's), and SIGUIENTE RONDA."""
 
 from __future__ import annotations
 
-from escoba import engine as eng
+from escoba.engine import Action, Card, GameState, IllegalAction, apply, start_next_round
 from escoba.web.command_path import CommandPath, Outcome
 from escoba.web.errors import Conflict, Forbidden
 from escoba.web.store import SeatRecord, TableTx
 
 
 class Playing(CommandPath):
-    def act(self, invite: str, token: str | None, version: int, action: eng.Action) -> Outcome:
+    def act(self, invite: str, token: str | None, version: int, action: Action) -> Outcome:
         """LLEVAR, DEJAR EN LA MESA or LLEVAR EL 15 by the seat that holds `token`."""
 
         def command(tx: TableTx) -> None:
@@ -26,8 +26,8 @@ class Playing(CommandPath):
             seat = self._player(tx.table, token)
             state = self._state(tx)
             try:
-                state, _ = eng.start_next_round(state, self._shuffle())
-            except eng.IllegalAction as err:
+                state, _ = start_next_round(state, self._shuffle())
+            except IllegalAction as err:
                 raise Conflict(err.message, err.code) from err
             deck = [int(c) for c in round_deck(state)]
             self._save(tx, state, turn_started=True)
@@ -35,13 +35,13 @@ class Playing(CommandPath):
 
         return self._command(invite, token, version, command)
 
-    def _play(self, tx: TableTx, seat: SeatRecord, action: eng.Action) -> None:
+    def _play(self, tx: TableTx, seat: SeatRecord, action: Action) -> None:
         state = self._state(tx)
         if seat.game_seat is None:
             raise Forbidden("No juegas en esta partida.", "not_playing")
         try:
-            state, _ = eng.apply(state, seat.game_seat, action)
-        except eng.IllegalAction as err:
+            state, _ = apply(state, seat.game_seat, action)
+        except IllegalAction as err:
             raise Conflict(err.message, err.code) from err
         self._save(tx, state)
         self._log(
@@ -52,10 +52,10 @@ class Playing(CommandPath):
         )
 
 
-def round_deck(state: eng.GameState) -> list[eng.Card]:
+def round_deck(state: GameState) -> list[Card]:
     """The order the current round was dealt in (for the log)."""
     rs = state.round
-    out: list[eng.Card] = []
+    out: list[Card] = []
     for i, deal in enumerate(rs.deals):
         for k in range(1, state.players + 1):
             out.extend(deal.hands[(rs.dealer + k) % state.players])

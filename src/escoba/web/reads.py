@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from escoba import engine as eng
+from escoba.engine import GameState, to_record
 from escoba.web.command_path import CommandPath
 from escoba.web.errors import Conflict
 from escoba.web.models import ActionLogRow
@@ -41,9 +41,9 @@ class Reads(CommandPath):
                 raise Conflict("La partida todavía no empezó.", "not_started")
             if state.result is None:
                 raise Conflict("El registro se descarga cuando la partida termina.", "not_finished")
-            return eng.to_record(state, names(table))
+            return to_record(state, names(table))
 
-    def game_state(self, invite: str) -> eng.GameState | None:
+    def game_state(self, invite: str) -> GameState | None:
         """The whole current game, hidden cards included: for the server's own
         jobs and checks, never for a client (clients get `page`)."""
         with self.db.snapshot() as conn:

@@ -3,7 +3,7 @@ With four, the creator's acceptance carries MANTENER or CAMBIAR for the pairs.""
 
 from __future__ import annotations
 
-from escoba import engine as eng
+from escoba.engine import EndReason
 from escoba.web.command_path import Outcome
 from escoba.web.errors import Conflict, Invalid
 from escoba.web.lobby import Lobby, play_order
@@ -24,7 +24,7 @@ class Rematches(Lobby):
             state = self._state(tx)
             if table.status != TableStatus.FINISHED or state.result is None:
                 raise Conflict("La partida todavía no terminó.", "not_finished")
-            if state.result.reason is not eng.EndReason.TARGET:
+            if state.result.reason is not EndReason.TARGET:
                 raise Conflict(
                     "No hay revancha después de un abandono, una ausencia o una mesa vencida.",
                     "no_rematch",

@@ -45,7 +45,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from escoba import engine as eng
+from escoba.engine import Action
 from escoba.web.jobs import RobotBrain, RobotTurn
 
 log = logging.getLogger("escoba.robots")
@@ -211,7 +211,7 @@ class RobotRunner:
     def __init__(
         self,
         turn: Callable[[int], RobotTurn | None],
-        play: Callable[[RobotTurn, eng.Action], bool],
+        play: Callable[[RobotTurn, Action], bool],
         brain: RobotBrain,
         pool: ThinkingPool,
         delay: float,

@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import Connection, Table, bindparam, delete, insert, select, update
 
-from escoba import engine as eng
+from escoba.engine import GameState, Phase, RoundSummary
 from escoba.engine.serialize import (
     rounds_from_list,
     state_from_dict,
@@ -250,8 +250,8 @@ class TableStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._tables: _Lru[tuple[int, int], TableRecord] = _Lru(STATE_CACHE)
-        self._states: _Lru[tuple[int, int], eng.GameState] = _Lru(STATE_CACHE)
-        self._rounds: _Lru[tuple[int, int, int], tuple[eng.RoundSummary, ...]] = _Lru(ROUNDS_CACHE)
+        self._states: _Lru[tuple[int, int], GameState] = _Lru(STATE_CACHE)
+        self._rounds: _Lru[tuple[int, int, int], tuple[RoundSummary, ...]] = _Lru(ROUNDS_CACHE)
         # The newest committed version this process has seen of a table, by
         # invite. Versions only grow, so a command made on an older one is
         # stale for sure: it is refused from here, without the write lock (a
@@ -277,7 +277,7 @@ class TableStore:
         """`version` of the table is committed: kept if the newest seen."""
         self._newest.raise_to(invite, version)
 
-    def keep(self, table: TableRecord, state: eng.GameState | None, new_seats: bool) -> None:
+    def keep(self, table: TableRecord, state: GameState | None, new_seats: bool) -> None:
         """A command's table and state, just committed, for the next reads."""
         if not new_seats:  # (a new seat's id is known once read back)
             self._tables.put((table.id, table.version), table)
@@ -331,7 +331,7 @@ class TableStore:
 
     def read(
         self, conn: Connection, column: str, key: Any
-    ) -> tuple[TableRecord, eng.GameState | None] | None:
+    ) -> tuple[TableRecord, GameState | None] | None:
         """A table and its committed state, for reading."""
         for _ in range(READ_TRIES):
             table = self.select(conn, column, key)
@@ -343,9 +343,7 @@ class TableStore:
                 continue
         raise Busy("La mesa está ocupada: prueba otra vez.", "busy")
 
-    def read_invite(
-        self, conn: Connection, invite: str
-    ) -> tuple[TableRecord, eng.GameState | None]:
+    def read_invite(self, conn: Connection, invite: str) -> tuple[TableRecord, GameState | None]:
         if not is_invite(invite):
             raise NotFound("Esa mesa no existe.", "no_table")
         found = self.read(conn, "invite", invite)
@@ -353,7 +351,7 @@ class TableStore:
             raise NotFound("Esa mesa no existe.", "no_table")
         return found
 
-    def committed(self, db: Connection, table: TableRecord) -> eng.GameState | None:
+    def committed(self, db: Connection, table: TableRecord) -> GameState | None:
         """The committed state of a table row as loaded (its version): from
         this process's cache, or else from the row, parsed once per version.
         Raises `_Moved` if the row has moved on since it was loaded."""
@@ -383,7 +381,7 @@ class TableStore:
         self.remember(table.id, table.version, table.game_number, state)
         return state
 
-    def remember(self, table_id: int, version: int, game_number: int, state: eng.GameState) -> None:
+    def remember(self, table_id: int, version: int, game_number: int, state: GameState) -> None:
         """Keep a committed state (and its finished rounds) for later."""
         self._states.put((table_id, version), state)
         if state.finished_rounds:
@@ -439,10 +437,10 @@ def names(table: TableRecord) -> list[str]:
     return [s.name for s in sorted(seats, key=lambda s: s.game_seat or 0)]
 
 
-def robot_on_turn(table: TableRecord, state: eng.GameState | None) -> bool:
+def robot_on_turn(table: TableRecord, state: GameState | None) -> bool:
     if table.status != TableStatus.PLAYING or state is None:
         return False
-    if state.phase is not eng.Phase.PLAYING:
+    if state.phase is not Phase.PLAYING:
         return False
     turn = state.round.turn
     return any(s.game_seat == turn and s.robot is not None for s in table.seats)
