@@ -22,7 +22,10 @@ from escoba.engine.state import (
 
 
 @dataclass(frozen=True, slots=True)
-class SeatInfo:
+class SeatView:
+    """What every viewer sees of one seat: its cards in hand counted, its
+    round so far, its part in the deal."""
+
     seat: int
     side: int
     hand_size: int
@@ -45,7 +48,7 @@ class View:
     turn: int | None
     hand: tuple[Card, ...]
     table: tuple[Card, ...]
-    seats: tuple[SeatInfo, ...]
+    seats: tuple[SeatView, ...]
     side_captured: tuple[int, ...]  # cards per side this round (partners pooled)
     side_escobas: tuple[int, ...]
     totals: tuple[int, ...]  # per side, after the finished rounds
@@ -156,7 +159,7 @@ def view(state: GameState, seat: int | None) -> View:
         hand=tuple(sorted(rs.hands[seat])) if seat is not None else (),
         table=rs.table,
         seats=tuple(
-            SeatInfo(
+            SeatView(
                 seat=s,
                 side=side_of(s, players),
                 hand_size=len(rs.hands[s]),

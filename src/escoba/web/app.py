@@ -24,10 +24,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from escoba.web import api, apidocs, assets, ops, routes
 from escoba.web.bridges import Hub, make_bridge
 from escoba.web.clock import Clock, SystemClock
+from escoba.web.command_path import RobotBrain
 from escoba.web.db import Database
 from escoba.web.deps import AppContext
 from escoba.web.errors import Busy, ServiceError
-from escoba.web.jobs import RobotBrain
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, close_on_exit_signals
 from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool

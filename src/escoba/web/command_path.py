@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from sqlalchemy import Connection
 from sqlalchemy.exc import OperationalError
 
-from escoba.engine import Card, GameState, Phase, shuffled_deck
+from escoba.engine import Action, Card, GameState, Phase, View, shuffled_deck
 from escoba.engine.serialize import live_state_to_dict, rounds_to_list
 from escoba.web.clock import Clock
 from escoba.web.db import Database
@@ -43,6 +43,17 @@ from escoba.web.store import (
 )
 
 log = logging.getLogger("escoba.service")
+
+
+class RobotBrain(Protocol):
+    def __call__(self, robot: str, view: View, rng: random.Random) -> Action: ...
+
+
+def robot_brain(robot: str, view: View, rng: random.Random) -> Action:
+    """The robots of escoba.bots, each seeing only its seat's view."""
+    from escoba.bots import get_robot
+
+    return get_robot(robot).choose(view, rng)
 
 
 class Notifier(Protocol):
@@ -70,14 +81,19 @@ class CommandPath:
         settings: Settings,
         clock: Clock,
         notifier: Notifier,
+        brain: RobotBrain | None = None,
         rng: random.Random | None = None,
         on_robot_turn: Callable[[int], None] | None = None,
     ) -> None:
+        """`brain` chooses the robots' moves (jobs.py); `rng` shuffles (the
+        OS's CSPRNG unless a test injects a seed); `on_robot_turn` hears of
+        each table a command leaves with a robot on turn."""
         self.db = db
         self.settings = settings
         self.clock = clock
         self.notifier = notifier
         self.store = TableStore(db)
+        self.brain: RobotBrain = brain or robot_brain
         # Shuffles come from the OS's CSPRNG unless a test injects a seed.
         self.rng = rng or random.SystemRandom()
         self.on_robot_turn = on_robot_turn

@@ -8,7 +8,6 @@ import random
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Protocol
 
 from sqlalchemy import select
 
@@ -34,20 +33,7 @@ class RobotTurn:
     view: View
 
 
-class RobotBrain(Protocol):
-    def __call__(self, robot: str, view: View, rng: random.Random) -> Action: ...
-
-
-def robot_brain(robot: str, view: View, rng: random.Random) -> Action:
-    """The robots of escoba.bots, each seeing only its seat's view."""
-    from escoba.bots import get_robot
-
-    return get_robot(robot).choose(view, rng)
-
-
 class Jobs(Playing):
-    brain: RobotBrain
-
     def robot_turn(self, table_id: int) -> RobotTurn | None:
         """The robot on turn at this table and what its seat sees, or None.
         A read: the move is chosen from `view` (anywhere, e.g. in another

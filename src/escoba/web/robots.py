@@ -46,7 +46,8 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from escoba.engine import Action
-from escoba.web.jobs import RobotBrain, RobotTurn
+from escoba.web.command_path import RobotBrain
+from escoba.web.jobs import RobotTurn
 
 log = logging.getLogger("escoba.robots")
 PARENT_CHECK_SECONDS = 1.0  # how soon a robot worker notices its app process is gone

@@ -23,31 +23,14 @@ Each concern lives in its own module around the one command path
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-
 from escoba.web.chat import Chat
-from escoba.web.clock import Clock
-from escoba.web.command_path import Notifier
-from escoba.web.db import Database
 from escoba.web.ending import Ending
-from escoba.web.jobs import Jobs, RobotBrain, robot_brain
+from escoba.web.jobs import Jobs
 from escoba.web.page_building import PageBuilding
 from escoba.web.reads import Reads
 from escoba.web.rematch import Rematches
-from escoba.web.settings import Settings
 
 
 class TableService(Rematches, Jobs, Ending, Chat, PageBuilding, Reads):
-    def __init__(
-        self,
-        db: Database,
-        settings: Settings,
-        clock: Clock,
-        notifier: Notifier,
-        brain: RobotBrain | None = None,
-        rng: random.Random | None = None,
-        on_robot_turn: Callable[[int], None] | None = None,
-    ) -> None:
-        super().__init__(db, settings, clock, notifier, rng=rng, on_robot_turn=on_robot_turn)
-        self.brain = brain or robot_brain
+    """Every concern's commands and reads on one command path (`CommandPath`
+    holds what they share; its constructor is this one's)."""
