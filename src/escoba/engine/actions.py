@@ -32,9 +32,10 @@ class Play:
         return {"type": "play", "card": NOTATION[self.card], "capture": cards_str(self.capture)}
 
     def __str__(self) -> str:
+        """For logs and `escoba demo`: English, like the code."""
         if not self.capture:
-            return f"{NOTATION[self.card]} a la mesa"
-        return f"{NOTATION[self.card]} lleva {' '.join(cards_str(self.capture))}"
+            return f"{NOTATION[self.card]} to the table"
+        return f"{NOTATION[self.card]} takes {' '.join(cards_str(self.capture))}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class Claim:
         return {"type": "claim", "group": cards_str(self.group)}
 
     def __str__(self) -> str:
-        return f"LLEVAR EL 15 con {' '.join(cards_str(self.group))}"
+        return f"LLEVAR EL 15 with {' '.join(cards_str(self.group))}"
 
 
 Action = Play | Claim
