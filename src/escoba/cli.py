@@ -1,5 +1,7 @@
 """The `escoba` command. Each sub-command lives beside what it drives; this
-module only gathers them."""
+module only gathers them. An operator's tool: its help and its output are in
+English, like the code (the game's own words, such as ¡ESCOBA!, stay
+Spanish); the players' words are `escoba.words`'."""
 
 from __future__ import annotations
 
@@ -39,28 +41,26 @@ def demo(seed: int = typer.Option(None, help="Seed for a reproducible deal.")) -
     console = Console()
     rng = random.Random(seed)
     state = new_game(RuleSet(), 2, shuffled_deck(rng))
-    console.print(
-        f"[bold]Ronda {state.round.number}[/] — reparte el jugador {state.round.dealer + 1}"
-    )
+    console.print(f"[bold]Round {state.round.number}[/] — player {state.round.dealer + 1} deals")
     while state.phase is Phase.PLAYING:
         seat = state.round.turn
         action = rng.choice(legal_actions(state))
         state, _ = apply(state, seat, action)
         done = state.round.history[-1]
-        line = f"Jugador {seat + 1}: {action}"
+        line = f"Player {seat + 1}: {action}"
         if done.escoba:
             line += "  [bold green]¡ESCOBA![/]"
         console.print(line)
     summary = state.finished_rounds[-1]
     left = summary.leftover
     if left.cards:
-        who = "nadie" if left.seat is None else f"jugador {left.seat + 1}"
-        console.print(f"Quedan en la mesa {' '.join(NOTATION[c] for c in left.cards)}: para {who}")
+        who = "nobody" if left.seat is None else f"player {left.seat + 1}"
+        console.print(f"Left on the table {' '.join(NOTATION[c] for c in left.cards)}: to {who}")
     for side, score in enumerate(summary.scores):
         console.print(
-            f"Jugador {side + 1}: {score.points} puntos "
-            f"(escobas {score.escobas}, cartas {score.cards}, oros {score.diamonds}, "
-            f"sietes {score.sevens}, siete de oros {'sí' if score.seven_of_diamonds else 'no'})"
+            f"Player {side + 1}: {score.points} points "
+            f"(escobas {score.escobas}, cards {score.cards}, diamonds {score.diamonds}, "
+            f"sevens {score.sevens}, 7 of diamonds {'yes' if score.seven_of_diamonds else 'no'})"
         )
 
 

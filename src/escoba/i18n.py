@@ -9,7 +9,8 @@ test checks they match the `.po`).
 
 The game's own words stay Spanish in every language, as players say them at
 the table: ESCOBA, ¡ESCOBA DOBLE!, LLEVAR EL 15, ÚLTIMAS, LAS PAREJAS. The
-rest (buttons, hints, the summary) is translated.
+rest (buttons, hints, the summary) is translated. Sentences that code raises
+as a code with its values (refusals, how a game ended) are `escoba.words`'.
 """
 
 from __future__ import annotations

@@ -39,10 +39,10 @@ from escoba.engine.rules import TARGETS
 #: round summary items, as (SideScore attribute, label in the summary)
 CATEGORIES: tuple[tuple[str, str], ...] = (
     ("points_escobas", "escobas"),
-    ("points_cards", "cartas"),
-    ("points_diamonds", "oros"),
-    ("points_seven_of_diamonds", "siete de oros"),
-    ("points_sevens", "sietes"),
+    ("points_cards", "cards"),
+    ("points_diamonds", "diamonds"),
+    ("points_seven_of_diamonds", "7 of diamonds"),
+    ("points_sevens", "sevens"),
 )
 
 
@@ -105,7 +105,7 @@ def run(
     run_seed = seed if seed is not None else secrets.randbits(64)
     seeder = random.Random(run_seed)
     stats = Stats(seed=run_seed, sides=side_count(players))
-    task = progress.add_task("Partidas", total=games) if progress is not None else None
+    task = progress.add_task("Games", total=games) if progress is not None else None
     start = time.perf_counter()
     for number in range(1, games + 1):
         game_seed = seeder.getrandbits(64)
@@ -125,9 +125,9 @@ def summary_table(stats: Stats) -> Table:
     """Average points per finished round, item by item: for all sides together
     and for one side."""
     table = Table()
-    table.add_column("puntos por ronda")
-    table.add_column("todos los lados", justify="right")
-    table.add_column("por lado", justify="right")
+    table.add_column("points per round")
+    table.add_column("all sides", justify="right")
+    table.add_column("per side", justify="right")
     rows = [(label, stats.points[key]) for key, label in CATEGORIES]
     rows.append(("total", sum(stats.points.values())))
     for label, amount in rows:
@@ -137,17 +137,17 @@ def summary_table(stats: Stats) -> Table:
 
 
 def simulate(
-    players: int = typer.Option(2, "--players", min=2, max=4, help="Jugadores: 2, 3 o 4."),
-    games: int = typer.Option(100, "--games", min=1, help="Cuántas partidas jugar."),
-    seed: int | None = typer.Option(None, "--seed", help="Semilla: la misma, las mismas partidas."),
-    target: int = typer.Option(21, "--target", help="Puntos para ganar: 15, 21, 30 o 31."),
+    players: int = typer.Option(2, "--players", min=2, max=4, help="Players: 2, 3 or 4."),
+    games: int = typer.Option(100, "--games", min=1, help="How many games to play."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed: the same seed, the same games."),
+    target: int = typer.Option(21, "--target", help="Points to win: 15, 21, 30 or 31."),
     records: Path | None = typer.Option(
-        None, "--records", help="Escribe cada partida como escoba-record/1, una por línea."
+        None, "--records", help="Write every game as escoba-record/1, one per line."
     ),
 ) -> None:
     """Play whole games between random players and print what they scored."""
     if target not in TARGETS:
-        raise typer.BadParameter("la meta es 15, 21, 30 o 31 puntos", param_hint="--target")
+        raise typer.BadParameter("the target is 15, 21, 30 or 31 points", param_hint="--target")
     out = Console()
     bar = Progress(
         TextColumn("{task.description}"),
@@ -163,17 +163,15 @@ def simulate(
         else:
             with records.open("w", encoding="utf-8") as sink:
                 stats = run(players, games, seed, target, records=sink, progress=bar)
-    out.print(
-        f"{stats.games} partidas · {players} jugadores · a {target} puntos · semilla {stats.seed}"
-    )
+    out.print(f"{stats.games} games · {players} players · to {target} points · seed {stats.seed}")
     out.print(summary_table(stats))
-    out.print(f"rondas: {stats.rounds} ({stats.rounds / stats.games:.2f} por partida)")
+    out.print(f"rounds: {stats.rounds} ({stats.rounds / stats.games:.2f} per game)")
     out.print(
-        f"escobas por ronda: {stats.per_round(stats.escobas):.3f} "
-        f"({stats.per_round(stats.table_escobas):.3f} de la mesa al repartir)"
+        f"escobas per round: {stats.per_round(stats.escobas):.3f} "
+        f"({stats.per_round(stats.table_escobas):.3f} from the table at the deal)"
     )
     if records is not None:
-        out.print(f"registros: {records}", soft_wrap=True)  # a path stays whole
-    out.print(f"tiempo: {stats.seconds:.2f} s")
+        out.print(f"records: {records}", soft_wrap=True)  # a path stays whole
+    out.print(f"time: {stats.seconds:.2f} s")
     rate = stats.games / stats.seconds if stats.seconds > 0 else float("inf")
-    out.print(f"partidas por segundo: {rate:.1f}")
+    out.print(f"games per second: {rate:.1f}")

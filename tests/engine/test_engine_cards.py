@@ -33,8 +33,9 @@ def test_notation_parses_value_then_suit(text: str, value: int, suit: str) -> No
 
 @pytest.mark.parametrize("text", ["", "D7", "11D", "0D", "7X", "7", "D", "1 0D", "7DD", "A D"])
 def test_notation_refuses_what_is_not_a_card(text: str) -> None:
-    with pytest.raises(CardNotationError, match="no es una carta"):
+    with pytest.raises(CardNotationError) as err:
         parse_card(text)
+    assert (err.value.code, err.value.params) == ("not_a_card", {"text": text})
 
 
 def test_every_card_round_trips_through_its_notation() -> None:

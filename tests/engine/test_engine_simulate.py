@@ -21,7 +21,7 @@ def stable_lines(output: str) -> list[str]:
     return [
         line
         for line in output.splitlines()
-        if not line.startswith(("tiempo:", "partidas por segundo:", "registros:"))
+        if not line.startswith(("time:", "games per second:", "records:"))
     ]
 
 
@@ -64,8 +64,8 @@ def test_simulate_writes_one_valid_record_per_game(
             RuleSet(target=target), players, random.Random(record["simulation"]["seed"])
         )
         assert {**to_record(again), "simulation": record["simulation"]} == record
-    assert "6 partidas" in result.output
-    assert "escobas por ronda" in result.output
+    assert "6 games" in result.output
+    assert "escobas per round" in result.output
 
 
 def test_simulate_with_a_seed_is_reproducible(tmp_path: Path) -> None:
@@ -95,8 +95,8 @@ def test_simulate_summary_adds_up(tmp_path: Path) -> None:
     escobas = sum(
         s["escobas"] for r in records for rnd in r["rounds"] for s in rnd["score"]["sides"]
     )
-    assert f"rondas: {rounds} " in result.output
-    assert f"escobas por ronda: {escobas / rounds:.3f}" in result.output
+    assert f"rounds: {rounds} " in result.output
+    assert f"escobas per round: {escobas / rounds:.3f}" in result.output
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from escoba.engine.cards import (
     parse_cards,
     shuffled_deck,
 )
-from escoba.engine.errors import IllegalAction, RecordError
+from escoba.engine.errors import IllegalAction, InputError, RecordError
 from escoba.engine.events import Event
 from escoba.engine.game import (
     apply,
@@ -49,6 +49,7 @@ __all__ = [
     "Event",
     "GameState",
     "IllegalAction",
+    "InputError",
     "Phase",
     "Play",
     "RecordError",

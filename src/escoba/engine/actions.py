@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from escoba.engine.cards import NOTATION, Card, cards_str, parse_card, parse_cards
+from escoba.engine.errors import InputError
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +32,10 @@ class Play:
         return {"type": "play", "card": NOTATION[self.card], "capture": cards_str(self.capture)}
 
     def __str__(self) -> str:
+        """For logs and `escoba demo`: English, like the code."""
         if not self.capture:
-            return f"{NOTATION[self.card]} a la mesa"
-        return f"{NOTATION[self.card]} lleva {' '.join(cards_str(self.capture))}"
+            return f"{NOTATION[self.card]} to the table"
+        return f"{NOTATION[self.card]} takes {' '.join(cards_str(self.capture))}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,7 @@ class Claim:
         return {"type": "claim", "group": cards_str(self.group)}
 
     def __str__(self) -> str:
-        return f"LLEVAR EL 15 con {' '.join(cards_str(self.group))}"
+        return f"LLEVAR EL 15 with {' '.join(cards_str(self.group))}"
 
 
 Action = Play | Claim
@@ -63,22 +65,22 @@ def make_claim(group: tuple[Card, ...] | list[Card]) -> Claim:
 
 def action_from_dict(data: dict[str, Any]) -> Action:
     """Parse `{"type": "play", "card": "7D", "capture": ["8D"]}` or
-    `{"type": "claim", "group": ["4S", "6C"]}`; raises ValueError (with a
-    message a person can read) on anything else."""
+    `{"type": "claim", "group": ["4S", "6C"]}`; raises `InputError` (a
+    ValueError with a code for `escoba.words`) on anything else."""
     if not isinstance(data, dict):
-        raise ValueError("La jugada debe ser un objeto JSON")
+        raise InputError("action_not_object")
     kind = data.get("type")
     if kind == "play":
         card_text = data.get("card")
         if not isinstance(card_text, str):
-            raise ValueError("Falta la carta que juegas")
+            raise InputError("action_without_card")
         capture = data.get("capture", [])
         if not isinstance(capture, list) or not all(isinstance(c, str) for c in capture):
-            raise ValueError('Las cartas que llevas deben ser una lista como ["8D", "4S"]')
+            raise InputError("capture_not_a_list")
         return make_play(parse_card(card_text), parse_cards(capture))
     if kind == "claim":
         group = data.get("group", data.get("cards"))
         if not isinstance(group, list) or not all(isinstance(c, str) for c in group):
-            raise ValueError('Para LLEVAR EL 15 indica las cartas de la mesa: ["4S", "6C"]')
+            raise InputError("claim_without_group")
         return make_claim(parse_cards(group))
-    raise ValueError("Tipo de jugada desconocido: usa «play» o «claim»")
+    raise InputError("unknown_action_type")

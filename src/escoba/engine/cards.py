@@ -15,6 +15,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from escoba.engine.errors import InputError
+
 #: Suit letters in card-number order: diamonds (oros), hearts (copas),
 #: spades (espadas), clubs (bastos).
 SUITS: Final = ("D", "H", "S", "C")
@@ -61,15 +63,16 @@ _BY_NOTATION: Final[dict[str, Card]] = {NOTATION[i]: CARDS[i] for i in range(40)
 SEVEN_OF_DIAMONDS: Final = CARDS[(7 - 1) * 4 + DIAMONDS]
 
 
-class CardNotationError(ValueError):
-    """Raised for a string that is not a card of RULES.md's notation."""
+class CardNotationError(InputError):
+    """Raised for a string that is not a card of RULES.md's notation
+    (code `not_a_card`, with the `text` given)."""
 
 
 def parse_card(text: str) -> Card:
     """`"7D"` → the siete de oros. Accepts lower case and surrounding spaces."""
     card = _BY_NOTATION.get(text.strip().upper())
     if card is None:
-        raise CardNotationError(f"«{text}» no es una carta (se escribe valor y palo: 7D, 10S)")
+        raise CardNotationError("not_a_card", text=text)
     return card
 
 

@@ -1,17 +1,71 @@
-"""Typed errors whose messages a player understands (in Spanish, the site's
-language); `code` is stable for programs."""
+"""Typed errors that carry a code and its values, never a sentence.
+
+The engine keeps no words a player reads: a refusal is a stable `code` (for
+programs, and the key of the catalog) and `params`, the plain values a
+sentence about it needs — card notations such as "7D", sums, counts. One
+place, `escoba.words`, turns them into the viewer's language.
+"""
 
 from __future__ import annotations
 
+from typing import Any
 
-class IllegalAction(Exception):
-    """An action the rules do not allow in this state. The state is unchanged."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+class _Coded:
+    """A code and its values, shown as `code key=value …` for debugging."""
+
+    code: str
+    params: dict[str, Any]
+
+    def _debug(self) -> str:
+        values = " ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{self.code} {values}" if values else self.code
+
+    def _spanish(self) -> str:
+        # Deprecated: only for the callers that still read a sentence off the
+        # error (escoba.web until it asks `escoba.words` itself). The engine
+        # must not depend on the catalog, so the import waits for the call.
+        from escoba.words import say
+
+        return say(self.code, "es", **self.params)
+
+
+class IllegalAction(_Coded, Exception):
+    """An action the rules do not allow in this state. The state is unchanged.
+    `str()` is the code and its values (for logs and tracebacks)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
         self.code = code
-        self.message = message
+        self.params = params
+
+    def __str__(self) -> str:
+        return self._debug()
+
+    @property
+    def message(self) -> str:
+        """Deprecated: the Spanish sentence, for escoba.web's current callers.
+        Use `escoba.words.say(err.code, lang, **err.params)`."""
+        return self._spanish()
+
+
+class InputError(_Coded, ValueError):
+    """Input that names no card or no action (a form, an API body): `code`
+    and `params` as `IllegalAction`'s.
+
+    Deprecated: `str()` is still the Spanish sentence, because escoba.web
+    shows `str(err)` of a ValueError; it becomes the code and its values once
+    the web asks `escoba.words` itself."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return self._spanish()
 
 
 class RecordError(ValueError):
-    """A game record that is malformed or describes an illegal game."""
+    """A game record that is malformed or describes an illegal game (for the
+    people who write records: in English, like the code)."""

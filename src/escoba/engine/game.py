@@ -135,8 +135,8 @@ def start_next_round(state: GameState, deck: Sequence[Card]) -> tuple[GameState,
     """SIGUIENTE RONDA: deal the next round; the deal passes to the next seat."""
     if state.phase is not Phase.ROUND_OVER:
         if state.phase is Phase.GAME_OVER:
-            raise IllegalAction("game_over", "La partida terminó.")
-        raise IllegalAction("round_in_play", "La ronda todavía se está jugando.")
+            raise IllegalAction("game_over")
+        raise IllegalAction("round_in_play")
     number = state.round.number + 1
     dealer = (state.round.dealer + 1) % state.players
     round_state, events = _start_round(state.rules, state.players, number, dealer, deck)
@@ -178,70 +178,65 @@ def legal_actions(state: GameState) -> list[Action]:
 # Verify / can / apply
 
 
-def _sum_message(cards: Sequence[Card]) -> str:
-    return f"Esas cartas suman {sum(VALUE[c] for c in cards)}, no 15."
+def _sum(cards: Sequence[Card]) -> int:
+    return sum(VALUE[c] for c in cards)
 
 
 def verify(state: GameState, seat: int, action: Action) -> None:
-    """Raise `IllegalAction` with a message a player understands if `seat` may
-    not make `action` now. The one place that says why a move is illegal."""
+    """Raise `IllegalAction` (a code and its values: `escoba.words` says it
+    in the player's language) if `seat` may not make `action` now. The one
+    place that says why a move is illegal."""
     if state.phase is Phase.GAME_OVER:
-        raise IllegalAction("game_over", "La partida terminó.")
+        raise IllegalAction("game_over")
     if state.phase is Phase.ROUND_OVER:
-        raise IllegalAction("round_over", "La ronda terminó: falta tocar SIGUIENTE RONDA.")
+        raise IllegalAction("round_over")
     rs = state.round
     if not 0 <= seat < state.players:
-        raise IllegalAction("no_such_seat", "Ese asiento no está en la mesa.")
+        raise IllegalAction("no_such_seat", seat=seat)
     if seat != rs.turn:
-        raise IllegalAction("not_your_turn", "No es tu turno.")
+        raise IllegalAction("not_your_turn")
     if isinstance(action, Claim):
         _verify_claim(state, seat, action)
     elif isinstance(action, Play):
         _verify_play(state, seat, action)
     else:  # pragma: no cover - typed away, kept for callers without mypy
-        raise IllegalAction("unknown_action", "Esa jugada no existe.")
+        raise IllegalAction("unknown_action")
 
 
 def _check_group(group: Sequence[Card], table: Sequence[Card]) -> None:
     if len(set(group)) != len(group):
-        raise IllegalAction("repeated_card", "Elegiste la misma carta dos veces.")
+        raise IllegalAction("repeated_card")
     missing = [c for c in group if c not in table]
     if missing:
-        names = ", ".join(NOTATION[c] for c in missing)
-        raise IllegalAction("not_on_table", f"Esas cartas no están en la mesa: {names}.")
+        raise IllegalAction("not_on_table", cards=tuple(NOTATION[c] for c in missing))
 
 
 def _verify_play(state: GameState, seat: int, action: Play) -> None:
     rs = state.round
     if action.card not in rs.hands[seat]:
-        raise IllegalAction("not_in_hand", f"La carta {NOTATION[action.card]} no está en tu mano.")
+        raise IllegalAction("not_in_hand", card=NOTATION[action.card])
     if action.capture:
         _check_group(action.capture, rs.table)
         if VALUE[action.card] + sum(VALUE[c] for c in action.capture) != FIFTEEN:
-            raise IllegalAction("not_fifteen", _sum_message((action.card, *action.capture)))
+            raise IllegalAction("not_fifteen", sum=_sum((action.card, *action.capture)))
     elif state.rules.compulsory_capture and any(can_capture(c, rs.table) for c in rs.hands[seat]):
-        raise IllegalAction(
-            "must_capture", "En esta mesa levantar es obligatorio: puedes llevarte un 15."
-        )
+        raise IllegalAction("must_capture")
 
 
 def _verify_claim(state: GameState, seat: int, action: Claim) -> None:
     rs = state.round
     claim = rs.claim
     if claim is None:
-        raise IllegalAction("no_fifteen", "No hay un 15 para llevar.")
+        raise IllegalAction("no_fifteen")
     if claim.seat != seat:  # pragma: no cover - the window is always the turn's
-        raise IllegalAction("not_your_fifteen", "Solo el jugador siguiente puede llevar ese 15.")
+        raise IllegalAction("not_your_fifteen")
     if not action.group:
-        raise IllegalAction("empty_claim", "Elige las cartas de la mesa que suman 15.")
+        raise IllegalAction("empty_claim")
     if claim.card in action.group:
-        raise IllegalAction(
-            "claim_includes_card",
-            f"La carta {NOTATION[claim.card]} ya va en el 15: elige las otras.",
-        )
+        raise IllegalAction("claim_includes_card", card=NOTATION[claim.card])
     _check_group(action.group, rs.table)
     if VALUE[claim.card] + sum(VALUE[c] for c in action.group) != FIFTEEN:
-        raise IllegalAction("not_fifteen", _sum_message((claim.card, *action.group)))
+        raise IllegalAction("not_fifteen", sum=_sum((claim.card, *action.group)))
 
 
 def can(state: GameState, seat: int, action: Action) -> bool:
@@ -424,7 +419,7 @@ def end_game(
     (`abandon`) and TERMINAR POR AUSENCIA (`absence`) name the losing seat;
     `expired` ends with no winner. The engine only records; when is the web's."""
     if state.phase is Phase.GAME_OVER:
-        raise IllegalAction("game_over", "La partida ya terminó.")
+        raise IllegalAction("game_over")
     if reason is EndReason.TARGET:
         raise ValueError("a game ends on points only by playing")
     if reason is EndReason.EXPIRED:

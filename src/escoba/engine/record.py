@@ -9,7 +9,7 @@ from typing import Any
 
 from escoba.engine.actions import Action, Claim, make_claim, make_play
 from escoba.engine.cards import CARDS, Card, CardNotationError, cards_str, parse_cards
-from escoba.engine.errors import IllegalAction, RecordError
+from escoba.engine.errors import IllegalAction, InputError, RecordError
 from escoba.engine.game import apply, end_game, new_game, start_next_round
 from escoba.engine.rules import RuleSet
 from escoba.engine.seats import side_of
@@ -148,8 +148,10 @@ def replay_states(record: dict[str, Any]) -> Iterator[GameState]:
     except (CardNotationError, IllegalAction, TypeError, ValueError) as err:
         if isinstance(err, RecordError):
             raise
-        message = err.message if isinstance(err, IllegalAction) else str(err)
-        raise RecordError(message) from err
+        detail = (
+            f"{err.code} {err.params}" if isinstance(err, IllegalAction | InputError) else str(err)
+        )
+        raise RecordError(f"{type(err).__name__}: {detail}") from err
 
 
 def _replay(record: dict[str, Any]) -> Iterator[GameState]:
