@@ -3,8 +3,10 @@ client or a robot. A seat is identified by its token, sent as
 `Authorization: Bearer <token>`; without one you are a spectator, and a token
 that holds no seat at the table is refused (403), on reads as on commands.
 
-Every refusal, whatever refused it (the service, validation, FastAPI's body
-parsing, routing), is `{"error": code, "message": text}` with a 4xx status,
+Every command answers with the table as its seat sees it after the command,
+so a client never reads it again. Every refusal, whatever refused it (the
+service, validation, FastAPI's body parsing, routing), is `{"error": code,
+"message": text}` with a status its route documents (`web/api_schema.py`),
 and no answer may be cached (`Cache-Control: no-store`)."""
 
 from __future__ import annotations
