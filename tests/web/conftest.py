@@ -1,6 +1,7 @@
 """Fixtures for the web tests: a fresh database per test (SQLite file, and
 PostgreSQL too when ESCOBA_TEST_DATABASE_URL is set), a clock the test moves,
-seeded shuffles and robots that answer at once."""
+seeded shuffles and robots that answer at once; and, around every test, every
+answer of the JSON API checked against the published schema."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from escoba.web.clock import ManualClock
 from escoba.web.db import migrate
 from escoba.web.settings import Settings
 
+from .schema_check import watch_api_responses
 from .servers import free_port
 
 PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
@@ -30,6 +32,18 @@ def first_legal(robot: str, view: eng.View, rng: random.Random) -> eng.Action:
     """A quick stand-in brain for tests that are not about robot skill: a
     random legal action from the seat's view."""
     return rng.choice(view.legal)
+
+
+@pytest.fixture(autouse=True)
+def api_answers_match_the_schema() -> Iterator[None]:
+    """Every API answer any client of the test gets (a TestClient's, httpx's
+    or requests' on a live server, schemathesis') must be one the OpenAPI
+    schema documents: its status for that operation, its body valid against
+    the schema of that status. A mismatch fails the call at once, and the
+    test at its end if a thread swallowed it."""
+    with watch_api_responses() as watch:
+        yield
+    assert not watch.failures, "\n".join(watch.failures[:20])
 
 
 @pytest.fixture(scope="session")

@@ -36,13 +36,9 @@ class Player:
         return r.json()
 
     def table(self) -> dict[str, Any]:
-        """The seat's view of the table, checked against the documented
-        `TableOut` (the route builds it without the model)."""
-        from escoba.web.api import TableOut
-
+        """The seat's view of the table (checked against the published
+        `TableOut`, as every API answer is: conftest)."""
         data: dict[str, Any] = self.get()
-        assert set(data) == set(TableOut.model_fields), data.keys()
-        TableOut.model_validate(data)
         return data
 
     def post(self, path: str, body: dict[str, Any], expect: int = 200) -> Any:

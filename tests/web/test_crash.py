@@ -99,6 +99,14 @@ class Player:
                 time.sleep(0.02)  # the server is down or restarting
 
 
+def _as_logged(action: dict[str, Any]) -> dict[str, Any]:
+    """An action of the API as the action log keeps it: the engine's claim
+    names only the cards besides the left one (the first of the API's)."""
+    if action["type"] == "claim":
+        return {"type": "claim", "group": action["cards"][1:]}
+    return action
+
+
 @pytest.mark.parametrize(
     "backend",
     [
@@ -156,7 +164,7 @@ def test_no_acknowledged_action_is_lost_when_the_server_is_killed(
                 assert row is not None, f"acknowledged version {version} lost"
                 assert row.kind == kind
                 if action is not None:
-                    assert row.payload["action"] == action
+                    assert row.payload["action"] == _as_logged(action)
             assert replay_log(service, p.invite) == service.game_state(p.invite)
         db.dispose()
         # and play goes on

@@ -70,9 +70,9 @@ def test_wrong_moves_are_refused_with_a_message_a_player_understands(
     assert message.startswith("Esas cartas suman") and message.endswith("no 15.")
     _refused(actor, "/actions", play(not_mine, []), 409, "not_in_hand")
     _refused(other, "/actions", play(other.table()["view"]["hand"][0], []), 409, "not_your_turn")
-    _refused(actor, "/actions", play("11D", []), 422, "bad_action")
-    _refused(actor, "/actions", play(hand[0], ["ZZ"]), 422, "bad_action")
-    _refused(actor, "/actions", {"version": version, "action": {"type": "claim", "group": []}}, 409)
+    _refused(actor, "/actions", play("11D", []), 422, "invalid")
+    _refused(actor, "/actions", play(hand[0], ["ZZ"]), 422, "invalid")
+    _refused(actor, "/actions", {"version": version, "action": {"type": "claim", "cards": []}}, 409)
     _refused(actor, "/actions", {"version": version, "action": {"type": "jump"}}, 422)
     _refused(actor, "/actions", {"action": {"type": "play", "card": hand[0]}}, 422)
     _refused(actor, "/actions", play(hand[0], []) | {"version": version - 1}, 409, "stale")
@@ -139,7 +139,7 @@ def test_api_inputs_take_strict_types_only(app_client: TestClient) -> None:
     for action in (
         {"type": "play", "card": 7, "capture": []},
         {"type": "play", "card": "7D", "capture": "8D"},
-        {"type": "claim", "group": [4, 6]},
+        {"type": "claim", "cards": [4, 6]},
     ):
         _refused(ana, "/actions", {"version": version, "action": action}, 422, "invalid")
 

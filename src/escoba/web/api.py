@@ -3,28 +3,48 @@ client or a robot. A seat is identified by its token, sent as
 `Authorization: Bearer <token>`; without one you are a spectator, and a token
 that holds no seat at the table is refused (403), on reads as on commands.
 
-Every refusal, whatever refused it (the service, validation, FastAPI's body
-parsing, routing), is `{"error": code, "message": text}` with a 4xx status,
+Every command answers with the table as its seat sees it after the command,
+so a client never reads it again. Every refusal, whatever refused it (the
+service, validation, FastAPI's body parsing, routing), is `{"error": code,
+"message": text}` with a status its route documents (`web/api_schema.py`),
 and no answer may be cached (`Cache-Control: no-store`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine, Mapping
 from http import HTTPStatus
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Depends, Path, Query, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
-from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException
 
-from escoba import engine as eng
+from escoba.engine import Action, Claim, View, make_claim, make_play, parse_card, parse_cards
+from escoba.engine.cards import cards_str
+from escoba.web.api_schema import (
+    ANY,
+    BODY,
+    ActIn,
+    ChatIn,
+    ChatOut,
+    ClaimIn,
+    CreateIn,
+    JoinIn,
+    PlayIn,
+    PositionIn,
+    RematchIn,
+    RobotIn,
+    SeatOut,
+    TableOut,
+    VersionIn,
+    refusals,
+)
 from escoba.web.deps import AppContext, bearer_token, public_base_url
-from escoba.web.errors import Forbidden, Invalid
+from escoba.web.errors import Conflict, Forbidden
+from escoba.web.lobby import Joined
 from escoba.web.pages import ChatLine, TablePage
 from escoba.web.service import TableService
 
@@ -71,14 +91,6 @@ TokenDep = Annotated[str | None, Depends(_bearer_token)]
 Invite = Annotated[str, Path(description="The table's invite code, from its link.")]
 
 
-class ErrorOut(BaseModel):
-    error: str = Field(description="A stable code, e.g. `stale`, `not_your_turn`.")
-    message: str = Field(description="What went wrong, in words a player understands.")
-
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 415, 422, 429, 503)
-}
 NOT_SEATED = "No estás sentado en esta mesa."  # the service's words for a command
 
 
@@ -149,113 +161,6 @@ def _is_json(content_type: str | None) -> bool:
     )
 
 
-class StrictIn(BaseModel):
-    """Every request body is read with strict types: `"3"`, `4.0` or `true`
-    is no version (lax pydantic would take them for 3, 4 and 1), and a client
-    that sends one learns it from a 422 instead of acting on a guess."""
-
-    model_config = ConfigDict(strict=True)
-
-
-def _integer(value: Any) -> Any:
-    """Strict mode does not reach a literal's values, which compare by
-    equality: 21.0 would pass for 21 (and `true` for a literal 1)."""
-    if type(value) is not int:
-        raise PydanticCustomError("int_type", "Input should be a valid integer")
-    return value
-
-
-class CreateIn(StrictIn):
-    name: str = Field(max_length=200, description="Your name at the table.")
-    target: Annotated[Literal[21, 31], BeforeValidator(_integer)] = 21
-
-
-class JoinIn(StrictIn):
-    name: str = Field(max_length=200)
-
-
-class SeatOut(BaseModel):
-    invite: str
-    token: str = Field(description="Keep it secret: it is your seat. Send it as a bearer token.")
-    position: int
-    table_url: str
-    continue_url: str = Field(description="Opens this seat in any browser.")
-
-
-class VersionIn(StrictIn):
-    version: int = Field(description="The table version your command was made on.")
-
-
-class RobotIn(VersionIn):
-    robot: Literal["carmen", "tito", "luna"]
-
-
-class PositionIn(VersionIn):
-    position: int = Field(ge=0, le=3)
-
-
-class ActionIn(StrictIn):
-    type: Literal["play", "claim"]
-    card: str | None = Field(default=None, max_length=4, description="play: the hand card")
-    capture: list[str] = Field(
-        default_factory=list, max_length=40, description="play: table cards taken"
-    )
-    group: list[str] = Field(
-        default_factory=list, max_length=40, description="claim: the other table cards"
-    )
-
-
-class ActIn(VersionIn):
-    action: ActionIn
-
-
-class RematchIn(VersionIn):
-    pairs: Literal["keep", "change"] | None = Field(
-        default=None, description="With four, the creator: MANTENER (keep) or CAMBIAR (change)."
-    )
-
-
-class ChatIn(StrictIn):
-    text: str = Field(max_length=2000)
-
-
-class OkOut(BaseModel):
-    version: int
-
-
-class SeatPublic(BaseModel):
-    position: int
-    name: str
-    robot: str | None
-    game_seat: int | None
-    creator: bool
-    you: bool
-
-
-class ChatOut(BaseModel):
-    id: int
-    position: int
-    name: str
-    text: str
-    at: str
-
-
-class TableOut(BaseModel):
-    invite: str
-    status: str
-    target: int
-    version: int
-    game_number: int
-    seats: list[SeatPublic]
-    you: int | None = Field(description="Your lobby position, or null for a spectator.")
-    names: list[str] = Field(description="Player names by engine seat (play order).")
-    view: dict[str, Any] | None = Field(
-        description="Your seat's view of the game (no hidden card)."
-    )
-    result: str | None
-    can: dict[str, bool]
-
-
 def _chat_out(line: ChatLine) -> ChatOut:
     return ChatOut(
         id=line.id, position=line.position, name=line.name, text=line.text, at=line.at.isoformat()
@@ -264,7 +169,8 @@ def _chat_out(line: ChatLine) -> ChatOut:
 
 def table_json(page: TablePage) -> dict[str, Any]:
     """A `TableOut` as JSON-ready data, made without the models (the hot read
-    of every turn; the model stays the route's documented response)."""
+    of every turn; the model stays the route's documented response, and the
+    tests check this against it)."""
     return {
         "invite": page.invite,
         "status": page.status.value,
@@ -284,7 +190,7 @@ def table_json(page: TablePage) -> dict[str, Any]:
         ],
         "you": None if page.you is None else page.you.position,
         "names": list(page.names),
-        "view": None if page.view is None else page.view.to_dict(),
+        "view": None if page.view is None else view_json(page.view),
         "result": page.result_text,
         "can": {
             "join": page.can_join,
@@ -299,105 +205,188 @@ def table_json(page: TablePage) -> dict[str, Any]:
     }
 
 
-def _seat_out(request: Request, invite: str, token: str, position: int) -> SeatOut:
+def view_json(view: View) -> dict[str, Any]:
+    """A `ViewOut`: the engine's JSON form of the view, whose legal claims
+    list `cards` as the history and the record do (every card taken, the left
+    card first) instead of the engine's `group` (the other cards)."""
+    data = view.to_dict()
+    left = view.claimable
+    if left is not None and any(isinstance(a, Claim) for a in view.legal):
+        data["legal_actions"] = [
+            {"type": "claim", "cards": cards_str((left, *a.group))}
+            if isinstance(a, Claim)
+            else a.to_dict()
+            for a in view.legal
+        ]
+    return data
+
+
+def _table_response(
+    service: TableService, invite: str, token: str | None, status_code: int = 200
+) -> Response:
+    """The table as the seat of `token` sees it now: every command's answer
+    (after it committed: its version, or a later one if the table moved on
+    meanwhile, robots' answers included), which spares the client a read."""
+    page = service.page(invite, token, with_chat=False)
+    return _json(table_json(page), status_code)
+
+
+def _json(data: Any, status_code: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status_code, media_type="application/json")
+
+
+def _seat_response(request: Request, service: TableService, joined: Joined) -> Response:
     ctx: AppContext = request.app.state.ctx
     base = public_base_url(request, ctx.settings)
-    return SeatOut(
-        invite=invite,
-        token=token,
-        position=position,
-        table_url=f"{base}/t/{invite}",
-        continue_url=f"{base}/t/{invite}/continue/{token}",
-    )
+    invite, token = joined.invite, joined.token
+    page = service.page(invite, token, with_chat=False)
+    seat = {
+        "invite": invite,
+        "token": token,
+        "position": joined.position,
+        "table_url": f"{base}/t/{invite}",
+        "continue_url": f"{base}/t/{invite}/continue/{token}",
+        "table": table_json(page),
+    }
+    return _json(seat, status.HTTP_201_CREATED)
 
 
-@router.post("/tables", status_code=status.HTTP_201_CREATED, responses=ERRORS)
-async def create_table(body: CreateIn, service: ServiceDep, request: Request) -> SeatOut:
+#: The refusals of a command on a table: its body's, the table's, and any request's.
+COMMAND = refusals(*ANY, *BODY, 409)
+
+
+@router.post(
+    "/tables",
+    status_code=status.HTTP_201_CREATED,
+    response_model=SeatOut,
+    responses=refusals(405, 503, *BODY),
+)
+async def create_table(body: CreateIn, service: ServiceDep, request: Request) -> Response:
     """Open a table; you take the first seat and deal the first round."""
-    joined = service.create_table(body.name, body.target)
-    return _seat_out(request, joined.invite, joined.token, joined.position)
+    return _seat_response(request, service, service.create_table(body.name, body.target))
 
 
-@router.post("/tables/{invite}/seats", status_code=status.HTTP_201_CREATED, responses=ERRORS)
+@router.post(
+    "/tables/{invite}/seats",
+    status_code=status.HTTP_201_CREATED,
+    response_model=SeatOut,
+    responses=COMMAND,
+)
 async def join_table(
     invite: Invite, body: JoinIn, service: ServiceDep, request: Request
-) -> SeatOut:
+) -> Response:
     """Take a free seat before the game starts."""
-    joined = service.join(invite, body.name)
-    return _seat_out(request, joined.invite, joined.token, joined.position)
+    return _seat_response(request, service, service.join(invite, body.name))
 
 
-@router.get("/tables/{invite}", responses=ERRORS, response_model=TableOut)
+@router.get("/tables/{invite}", response_model=TableOut, responses=refusals(*ANY, 403))
 async def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> Response:
     """The table as your seat sees it (a spectator's view without a token)."""
     page = service.page(invite, token, with_chat=False)
     if token is not None and page.you is None:
         raise Forbidden(NOT_SEATED, "not_seated")
-    return Response(orjson.dumps(table_json(page)), media_type="application/json")
+    return _json(table_json(page))
 
 
-@router.post("/tables/{invite}/robots", responses=ERRORS)
-async def add_robot(invite: Invite, body: RobotIn, service: ServiceDep, token: TokenDep) -> OkOut:
-    return OkOut(version=service.add_robot(invite, token, body.version, body.robot).version)
+@router.post("/tables/{invite}/robots", response_model=TableOut, responses=COMMAND)
+async def add_robot(
+    invite: Invite, body: RobotIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    service.add_robot(invite, token, body.version, body.robot)
+    return _table_response(service, invite, token)
 
 
-@router.post("/tables/{invite}/robots/remove", responses=ERRORS)
+@router.post("/tables/{invite}/robots/remove", response_model=TableOut, responses=COMMAND)
 async def remove_robot(
     invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep
-) -> OkOut:
-    return OkOut(version=service.remove_robot(invite, token, body.version, body.position).version)
+) -> Response:
+    service.remove_robot(invite, token, body.version, body.position)
+    return _table_response(service, invite, token)
 
 
-@router.post("/tables/{invite}/partner", responses=ERRORS)
+@router.post("/tables/{invite}/partner", response_model=TableOut, responses=COMMAND)
 async def choose_partner(
     invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep
-) -> OkOut:
+) -> Response:
     """LAS PAREJAS: with four, the creator's partner sits opposite."""
-    return OkOut(version=service.choose_partner(invite, token, body.version, body.position).version)
+    service.choose_partner(invite, token, body.version, body.position)
+    return _table_response(service, invite, token)
 
 
-@router.post("/tables/{invite}/start", responses=ERRORS)
-async def start(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
-    return OkOut(version=service.start(invite, token, body.version).version)
+@router.post("/tables/{invite}/start", response_model=TableOut, responses=COMMAND)
+async def start(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> Response:
+    service.start(invite, token, body.version)
+    return _table_response(service, invite, token)
 
 
-@router.post("/tables/{invite}/actions", responses=ERRORS)
-async def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep) -> OkOut:
+@router.post("/tables/{invite}/actions", response_model=TableOut, responses=COMMAND)
+async def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep) -> Response:
     """Play a card (`play`: with `capture` to take cards, empty to leave it on
-    the table) or take the 15 that was left (`claim`, with `group`)."""
-    try:
-        action = eng.action_from_dict(body.action.model_dump())
-    except ValueError as err:
-        raise Invalid(str(err), "bad_action") from err
-    return OkOut(version=service.act(invite, token, body.version, action).version)
+    the table) or take the 15 that was left (`claim`, with `cards`: every card
+    you take, the left card included). Any of the view's `legal_actions` is
+    an `action` as it is."""
+    service.act(invite, token, body.version, _action(service, invite, token, body.action))
+    return _table_response(service, invite, token)
 
 
-@router.post("/tables/{invite}/next-round", responses=ERRORS)
+def _action(
+    service: TableService, invite: str, token: str | None, action: PlayIn | ClaimIn
+) -> Action:
+    """The engine's action for a command's: the engine's claim names the
+    other cards only (its `group`), so the left card comes out of `cards`,
+    read from the seat's view (if the table moved on since, the command is
+    refused as stale anyway)."""
+    if isinstance(action, PlayIn):
+        return make_play(parse_card(action.card), parse_cards(action.capture))
+    cards = parse_cards(action.cards)
+    view = service.page(invite, token, with_chat=False).view
+    left = None if view is None else view.claimable
+    if left is None or not cards:
+        return make_claim(cards)  # the engine says why there is nothing to claim
+    if left not in cards:
+        raise Conflict(
+            f"LLEVAR EL 15 se lleva la carta que quedó en la mesa: incluye {left} en las cartas.",
+            "claim_missing_card",
+        )
+    return make_claim([c for c in cards if c != left])
+
+
+@router.post("/tables/{invite}/next-round", response_model=TableOut, responses=COMMAND)
 async def next_round(
     invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
-) -> OkOut:
+) -> Response:
     """SIGUIENTE RONDA."""
-    return OkOut(version=service.next_round(invite, token, body.version).version)
+    service.next_round(invite, token, body.version)
+    return _table_response(service, invite, token)
 
 
-@router.post("/tables/{invite}/abandon", responses=ERRORS)
-async def abandon(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+@router.post("/tables/{invite}/abandon", response_model=TableOut, responses=COMMAND)
+async def abandon(
+    invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
+) -> Response:
     """ABANDONAR: your side loses and the game ends."""
-    return OkOut(version=service.abandon(invite, token, body.version).version)
+    service.abandon(invite, token, body.version)
+    return _table_response(service, invite, token)
 
 
-@router.post("/tables/{invite}/absence", responses=ERRORS)
-async def absence(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> OkOut:
+@router.post("/tables/{invite}/absence", response_model=TableOut, responses=COMMAND)
+async def absence(
+    invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
+) -> Response:
     """TERMINAR POR AUSENCIA, once the player on turn has been idle over 48 hours."""
-    return OkOut(version=service.end_for_absence(invite, token, body.version).version)
+    service.end_for_absence(invite, token, body.version)
+    return _table_response(service, invite, token)
 
 
-@router.post("/tables/{invite}/rematch", responses=ERRORS)
-async def rematch(invite: Invite, body: RematchIn, service: ServiceDep, token: TokenDep) -> OkOut:
-    return OkOut(version=service.accept_rematch(invite, token, body.version, body.pairs).version)
+@router.post("/tables/{invite}/rematch", response_model=TableOut, responses=COMMAND)
+async def rematch(
+    invite: Invite, body: RematchIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    service.accept_rematch(invite, token, body.version, body.pairs)
+    return _table_response(service, invite, token)
 
 
-@router.get("/tables/{invite}/chat", responses=ERRORS)
+@router.get("/tables/{invite}/chat", responses=refusals(*ANY, 403))
 async def read_chat(
     invite: Invite,
     service: ServiceDep,
@@ -410,13 +399,26 @@ async def read_chat(
     return [_chat_out(line) for line in service.chat_lines(invite, after)]
 
 
-@router.post("/tables/{invite}/chat", status_code=status.HTTP_201_CREATED, responses=ERRORS)
-async def write_chat(invite: Invite, body: ChatIn, service: ServiceDep, token: TokenDep) -> OkOut:
-    """Seated players write; spectators read only."""
-    return OkOut(version=service.chat(invite, token, body.text).version)
+@router.post(
+    "/tables/{invite}/chat",
+    status_code=status.HTTP_201_CREATED,
+    response_model=TableOut,
+    responses=COMMAND,
+)
+async def write_chat(
+    invite: Invite, body: ChatIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    """Seated players write; spectators read only. A chat line changes no
+    version: a move made on the version before it is still current."""
+    service.chat(invite, token, body.text)
+    return _table_response(service, invite, token, status.HTTP_201_CREATED)
 
 
-@router.get("/tables/{invite}/record", responses=ERRORS)
+@router.get(
+    "/tables/{invite}/record",
+    responses=refusals(*ANY, 403, 409),
+    response_description="The game record, `escoba-record/1` (shared/RECORD.md).",
+)
 async def record(invite: Invite, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     """The game record (`escoba-record/1`) once the game is over."""
     _require_seat_if_named(service, invite, token)

@@ -1,0 +1,487 @@
+"""The JSON API's schema: what a client sends, what it gets back and every
+refusal it can meet, as the pydantic models FastAPI publishes in
+`/openapi.json`.
+
+The answers are made without these models (`api.table_json`, on the hot read
+of every turn): the models describe that JSON exactly (every field required
+unless the JSON may leave it out, no other field), and the test suite checks
+every answer it gets against the published schema, so a field added to a view
+without its model fails there instead of going undocumented.
+
+A claim's cards have one name everywhere: `cards`, every card the claim
+takes with the left card first, in the command as in the view's history,
+its `legal_actions` and the game record (shared/RECORD.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
+from pydantic_core import PydanticCustomError
+
+from escoba.engine import EndReason, Phase
+from escoba.engine.cards import NOTATION
+from escoba.web.pages import TableStatus
+
+# ---------------------------------------------------------------------------
+# Cards
+
+#: The notation of RULES.md: value 1-10, then the suit (D H S C).
+CARD_PATTERN = r"^(10|[1-9])[DHSC]$"
+_CARD_NOTATIONS = frozenset(NOTATION)
+
+Card = Annotated[
+    str,
+    Field(
+        pattern=CARD_PATTERN,
+        description="A card in the notation of RULES.md: `7D`, `10S`.",
+        examples=["7D"],
+    ),
+]
+
+
+def _card_in(value: Any) -> Any:
+    """A card of a command: in the notation, exactly (the answers' own), or a
+    422 `invalid` that says how a card is written, whatever is wrong with it."""
+    if isinstance(value, str) and value not in _CARD_NOTATIONS:
+        raise PydanticCustomError(
+            "card", "«{text}» no es una carta (se escribe valor y palo: 7D, 10S)", {"text": value}
+        )
+    return value
+
+
+CardIn = Annotated[Card, BeforeValidator(_card_in)]
+Cards = Annotated[list[Card], Field(max_length=40)]
+CardsIn = Annotated[list[CardIn], Field(max_length=40)]
+
+# ---------------------------------------------------------------------------
+# What a client sends
+
+
+class StrictIn(BaseModel):
+    """Every request body is read with strict types: `"3"`, `4.0` or `true`
+    is no version (lax pydantic would take them for 3, 4 and 1), and a client
+    that sends one learns it from a 422 instead of acting on a guess."""
+
+    model_config = ConfigDict(strict=True)
+
+
+def _integer(value: Any) -> Any:
+    """Strict mode does not reach a literal's values, which compare by
+    equality: 21.0 would pass for 21 (and `true` for a literal 1)."""
+    if type(value) is not int:
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+class CreateIn(StrictIn):
+    name: str = Field(max_length=200, description="Your name at the table.")
+    target: Annotated[Literal[21, 31], BeforeValidator(_integer)] = 21
+
+
+class JoinIn(StrictIn):
+    name: str = Field(max_length=200)
+
+
+class VersionIn(StrictIn):
+    version: int = Field(description="The table version your command was made on.")
+
+
+class RobotIn(VersionIn):
+    robot: Literal["carmen", "tito", "luna"]
+
+
+class PositionIn(VersionIn):
+    position: int = Field(ge=0, le=3)
+
+
+class PlayIn(StrictIn):
+    """LLEVAR (with the table cards the card takes) or DEJAR EN LA MESA
+    (`capture` empty)."""
+
+    type: Literal["play"]
+    card: CardIn = Field(description="The card of your hand you play.")
+    capture: CardsIn = Field(
+        default_factory=list, description="The table cards it takes; empty to leave it."
+    )
+
+
+class ClaimIn(StrictIn):
+    """LLEVAR EL 15: take the card the previous player left on a 15."""
+
+    type: Literal["claim"]
+    cards: CardsIn = Field(
+        description="Every card you take: the left card (the view's `claimable`) and the "
+        "table cards that make 15 with it, as `legal_actions` and the history list them."
+    )
+
+
+class ActIn(VersionIn):
+    action: Annotated[PlayIn | ClaimIn, Field(discriminator="type")]
+
+
+class RematchIn(VersionIn):
+    pairs: Literal["keep", "change"] | None = Field(
+        default=None, description="With four, the creator: MANTENER (keep) or CAMBIAR (change)."
+    )
+
+
+class ChatIn(StrictIn):
+    text: str = Field(max_length=2000)
+
+
+# ---------------------------------------------------------------------------
+# What a client gets: the view of a seat
+
+
+class Out(BaseModel):
+    """An answer's object: exactly these fields (`additionalProperties` is
+    false), so that the published schema is the whole answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class RulesOut(Out):
+    """The table's rules (shared/RECORD.md, «The rules of the game»)."""
+
+    target: int = Field(description="Points to win.")
+    thirty_is_double: bool = Field(description="A first table of 30 is two escobas.")
+    compulsory_capture: bool = Field(description="A player who can make 15 must capture.")
+
+
+class SeatCountsOut(Out):
+    """What everyone sees of one seat this round."""
+
+    seat: int = Field(description="The engine seat, in play order from 0.")
+    side: int = Field(description="Its side (partners share one with four players).")
+    hand_size: int
+    captured: int = Field(description="Cards this seat took this round.")
+    escobas: int = Field(description="Its escobas this round.")
+    dealer: bool
+    on_turn: bool
+
+
+class PlayOut(Out):
+    """A card played: LLEVAR (`capture` holds the table cards it took) or
+    DEJAR EN LA MESA (`capture` empty)."""
+
+    type: Literal["play"]
+    card: Card
+    capture: Cards
+
+
+class ClaimOut(Out):
+    """LLEVAR EL 15: `cards` is every card taken, the left card first."""
+
+    type: Literal["claim"]
+    cards: Cards
+
+
+Action = Annotated[PlayOut | ClaimOut, Field(discriminator="type")]
+
+
+class PlayedOut(PlayOut):
+    """A play of this round, as the game record has it."""
+
+    seat: int
+    escoba: bool = Field(description="It emptied the table.")
+
+
+class ClaimedOut(ClaimOut):
+    """A claim of this round, as the game record has it."""
+
+    seat: int
+    escoba: bool = Field(description="It emptied the table.")
+
+
+Played = Annotated[PlayedOut | ClaimedOut, Field(discriminator="type")]
+
+
+class TableTakeOut(Out):
+    """The first four table cards made 15 (one escoba) or 30 (two, unless
+    the rules say one): the dealer took them."""
+
+    seat: int
+    cards: Cards
+    escobas: int
+
+
+class LeftoverOut(Out):
+    """The cards left on the table at the end of a round, and who took them
+    (`seat` null: nobody captured in the round)."""
+
+    seat: int | None
+    cards: Cards
+
+
+class SideScoreOut(Out):
+    """One side's counts after the leftover went to its taker, and the
+    round's points."""
+
+    escobas: int
+    cards: int
+    diamonds: int
+    sevens: int
+    seven_of_diamonds: bool
+    points: int
+
+
+class LastRoundOut(Out):
+    """The public summary of the last finished round (no deals: those were
+    private)."""
+
+    number: int
+    dealer: int
+    leftover: LeftoverOut
+    sides: list[SideScoreOut] = Field(description="By side index.")
+    totals: list[int] = Field(description="The running totals by side after the round.")
+
+
+class ResultOut(Out):
+    """How the game ended."""
+
+    winners: list[int] = Field(description="Side indices; empty when nobody won.")
+    reason: EndReason
+    loser_seat: int | None = Field(
+        default=None, description="Who left or was absent (only with `abandon` and `absence`)."
+    )
+
+
+class ViewOut(Out):
+    """What one seat may know of the game (a spectator's: `seat` null, no
+    hand): another seat's hand and the deck never appear here."""
+
+    seat: int | None = Field(description="Your engine seat; null for a spectator.")
+    rules: RulesOut
+    players: int
+    phase: Phase = Field(
+        description="`playing`; `round_over`: the summary is up, waiting for SIGUIENTE "
+        "RONDA; `game_over`."
+    )
+    round: int = Field(description="The round's number, from 1.")
+    dealer: int
+    turn: int | None = Field(description="The seat that must act; null between rounds.")
+    hand: Cards = Field(description="Your cards, sorted; empty for a spectator.")
+    table: Cards = Field(description="The face-up cards on the table, sorted.")
+    seats: list[SeatCountsOut]
+    side_captured: list[int] = Field(description="Cards taken this round, by side.")
+    side_escobas: list[int] = Field(description="Escobas this round, by side.")
+    totals: list[int] = Field(description="Points by side after the finished rounds.")
+    deck_size: int = Field(description="Cards still to be dealt.")
+    deal: int = Field(description="The number of the deal in play in this round, from 1.")
+    last_deal: bool = Field(description="ÚLTIMAS: the deal in play is the round's last.")
+    claimable: Card | None = Field(
+        description="The chance of LLEVAR EL 15: the card the previous player left although "
+        "it made 15, while `claim_seat` may still take it (before playing a card); else null."
+    )
+    claim_seat: int | None = Field(description="The seat that may take `claimable`.")
+    table_take: TableTakeOut | None
+    history: list[Played] = Field(description="This round's public actions, in order.")
+    last_round: LastRoundOut | None
+    result: ResultOut | None = Field(description="Null while the game goes on.")
+    legal_actions: list[Action] = Field(
+        description="Your legal actions, sorted (claims first); empty when it is not your "
+        "turn. Each one is a valid `action` of `POST /actions` as it is."
+    )
+
+
+# ---------------------------------------------------------------------------
+# What a client gets: the table
+
+
+class SeatPublic(Out):
+    position: int = Field(description="The lobby position, 0-3 (0: the creator).")
+    name: str
+    robot: str | None = Field(description="The robot's key (as `POST /robots` takes it).")
+    game_seat: int | None = Field(description="The engine seat, once the game started.")
+    creator: bool
+    you: bool
+
+
+class CanOut(Out):
+    """What your seat may do now (all false for a spectator)."""
+
+    join: bool
+    start: bool
+    manage: bool = Field(description="Add or remove robots, choose the partner (the creator).")
+    chat: bool
+    leave: bool = Field(description="ABANDONAR.")
+    next_round: bool = Field(description="SIGUIENTE RONDA.")
+    absence: bool = Field(description="TERMINAR POR AUSENCIA.")
+    rematch: bool
+
+
+class TableOut(Out):
+    """The table as your seat sees it; every command answers with it too."""
+
+    invite: str
+    status: TableStatus = Field(
+        description="`lobby`: seats filling; `playing`: a game is on (between rounds too); "
+        "`finished`: the game ended; `expired`: days without a game action."
+    )
+    target: int
+    version: int = Field(description="Every command names the version it was made on.")
+    game_number: int
+    seats: list[SeatPublic]
+    you: int | None = Field(description="Your lobby position, or null for a spectator.")
+    names: list[str] = Field(description="Player names by engine seat (play order).")
+    view: ViewOut | None = Field(description="Your seat's view of the game; null in the lobby.")
+    result: str | None = Field(description="How the game ended, in words.")
+    can: CanOut
+
+
+class SeatOut(Out):
+    invite: str
+    token: str = Field(description="Keep it secret: it is your seat. Send it as a bearer token.")
+    position: int
+    table_url: str
+    continue_url: str = Field(description="Opens this seat in any browser.")
+    table: TableOut = Field(description="The table as your new seat sees it.")
+
+
+class ChatOut(Out):
+    id: int
+    position: int
+    name: str
+    text: str
+    at: str = Field(description="When it was written (ISO 8601).")
+
+
+# ---------------------------------------------------------------------------
+# Refusals
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCode:
+    code: str
+    status: int
+    when: str
+
+
+#: Every refusal of the API: its code, its HTTP status and when it is made.
+#: One mistake, one code; `invalid` and `not_playing` have two statuses
+#: (their rows say when).
+ERROR_CODES: tuple[ErrorCode, ...] = (
+    # the request itself
+    ErrorCode("bad_json", 400, "The body is not JSON (or not UTF-8)."),
+    ErrorCode("invalid", 400, "The request's `Content-Length` is no number."),
+    ErrorCode(
+        "invalid",
+        422,
+        "A body or a parameter is missing, mistyped or out of range (a card not in the "
+        "notation included); the message names the first wrong field.",
+    ),
+    ErrorCode("unsupported_media_type", 415, "The body was not sent as `application/json`."),
+    ErrorCode("too_large", 413, "The body is over the size limit; it was not read."),
+    ErrorCode("timeout", 408, "The body took too long to arrive."),
+    ErrorCode("not_found", 404, "The API has no such path."),
+    ErrorCode("method_not_allowed", 405, "The path does not take that method (see `Allow`)."),
+    ErrorCode("forbidden_origin", 403, "A browser sent the command from another site."),
+    ErrorCode("rate_limited", 429, "Too many commands in a short time (see `Retry-After`)."),
+    ErrorCode("busy", 503, "The database was busy or unreachable: nothing changed, try again."),
+    # who you are
+    ErrorCode("no_table", 404, "No table has that invite."),
+    ErrorCode("not_seated", 403, "Your token holds no seat at this table (reads included)."),
+    ErrorCode("not_creator", 403, "Only the table's creator may do that."),
+    ErrorCode("not_playing", 403, "Your seat plays no part in this game."),
+    ErrorCode("spectator", 403, "Only seated players write in the chat."),
+    ErrorCode(
+        "self_absence", 403, "You are the player on turn: play instead of ending for absence."
+    ),
+    # the table
+    ErrorCode("stale", 409, "The table moved on since the version you named: read it again."),
+    ErrorCode("already_started", 409, "The game started: no more seats, robots or partners."),
+    ErrorCode("table_full", 409, "No free seat is left."),
+    ErrorCode("name_taken", 409, "Someone at the table has that name or one that looks like it."),
+    ErrorCode("not_enough", 409, "A game needs 2 to 4 players."),
+    ErrorCode("not_started", 409, "The game has not started yet."),
+    ErrorCode("not_finished", 409, "The game is not over (a rematch, the record)."),
+    ErrorCode("not_playing", 409, "No game is being played (abandon, absence)."),
+    ErrorCode("already_accepted", 409, "You already accepted the rematch."),
+    ErrorCode("no_rematch", 409, "No rematch after an abandon, an absence or an expiry."),
+    ErrorCode("not_absent", 409, "The player on turn still has time to play."),
+    # the game's rules
+    ErrorCode("game_over", 409, "The game is over."),
+    ErrorCode("round_over", 409, "The round is over: SIGUIENTE RONDA first."),
+    ErrorCode("round_in_play", 409, "The round is still being played."),
+    ErrorCode("no_such_seat", 409, "That seat is not at the table."),
+    ErrorCode("not_your_turn", 409, "It is not your turn."),
+    ErrorCode("unknown_action", 409, "No such action."),
+    ErrorCode("not_in_hand", 409, "That card is not in your hand."),
+    ErrorCode("repeated_card", 409, "The same card was named twice."),
+    ErrorCode("not_on_table", 409, "Those cards are not on the table."),
+    ErrorCode("not_fifteen", 409, "Those cards do not make 15."),
+    ErrorCode("must_capture", 409, "These rules make capturing compulsory, and you can capture."),
+    ErrorCode("no_fifteen", 409, "There is no 15 to claim."),
+    ErrorCode("not_your_fifteen", 409, "Only the next player may claim that 15."),
+    ErrorCode("empty_claim", 409, "A claim needs table cards besides the left card."),
+    ErrorCode(
+        "claim_missing_card", 409, "A claim's `cards` must include the left card (`claimable`)."
+    ),
+    ErrorCode(
+        "claim_includes_card",
+        409,
+        "The left card named among the others (the pages' form, which names the others "
+        "only; never through the API, whose `cards` include it).",
+    ),
+    # what you wrote
+    ErrorCode("empty_name", 422, "A name is needed."),
+    ErrorCode("name_too_long", 422, "The name is over the length limit."),
+    ErrorCode("bad_name", 422, "The name has characters that are not allowed."),
+    ErrorCode("invisible_name", 422, "The name has no letter or digit that shows."),
+    ErrorCode("robot_name", 422, "That name is a robot's."),
+    ErrorCode("bad_target", 422, "A game is played to 21 or 31 points."),
+    ErrorCode("unknown_robot", 422, "The robots are carmen, tito and luna."),
+    ErrorCode("not_a_robot", 422, "There is no robot in that position."),
+    ErrorCode("bad_partner", 422, "Choose another player of the table as partner."),
+    ErrorCode("choose_pairs", 422, "With four, the creator chooses `keep` or `change`."),
+    ErrorCode("empty_chat", 422, "A chat line needs some text."),
+    ErrorCode("chat_too_long", 422, "The chat line is over the length limit."),
+    ErrorCode("chat_rate", 429, "Too many chat lines in a short time."),
+)
+
+
+class ErrorOut(Out):
+    """A refusal: it changed nothing."""
+
+    error: str = Field(description="A stable code for programs.")
+    message: str = Field(description="What went wrong, in words a player understands.")
+
+
+def _error_model(status: int) -> type[ErrorOut]:
+    rows = [e for e in ERROR_CODES if e.status == status]
+    listing = "\n".join(f"- `{e.code}`: {e.when}" for e in rows)
+    return create_model(
+        f"Error{status}",
+        __base__=ErrorOut,
+        __doc__=f"A refusal with status {status} ({HTTPStatus(status).phrase}):\n\n{listing}",
+        error=(
+            str,
+            Field(
+                description="A stable code for programs.",
+                json_schema_extra={"enum": [e.code for e in rows]},
+            ),
+        ),
+    )
+
+
+ERROR_MODELS: dict[int, type[ErrorOut]] = {
+    status: _error_model(status) for status in sorted({e.status for e in ERROR_CODES})
+}
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The `responses=` of a route: the refusals it can answer with."""
+    return {
+        status: {"model": ERROR_MODELS[status], "description": HTTPStatus(status).phrase}
+        for status in sorted(statuses)
+    }
+
+
+#: What any request may meet: an unknown table or path, a wrong method, a
+#: parameter that is no valid value, a busy database.
+ANY = (404, 405, 422, 503)
+#: What a command's body may meet, before the command runs.
+BODY = (400, 403, 408, 413, 415, 422, 429)
