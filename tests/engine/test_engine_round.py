@@ -24,6 +24,7 @@ from escoba.engine import (
 )
 from escoba.engine.cards import VALUE
 from escoba.engine.events import CardPlayed, Dealt, FifteenClaimed
+from escoba.engine.state import Leftover
 
 # --------------------------------------------------------------------------
 # Dealing and the table of 15 / 30
@@ -283,6 +284,27 @@ def test_a_capture_that_empties_the_table_is_an_escoba() -> None:
     assert isinstance(events[0], CardPlayed) and events[0].escoba
     assert state.round.escobas == (0, 1)
     assert state.round.table == ()
+
+
+def test_a_capture_that_leaves_one_card_is_no_escoba() -> None:
+    state = position(
+        2, hands=("1H 2H", "5D 3S"), table="4S 6C 2D", turn=1, rest_to=0, last_capturer=0
+    )
+    state, events = apply(state, 1, make_play(cs("5D")[0], cs("4S 6C")))
+    assert isinstance(events[0], CardPlayed) and not events[0].escoba
+    assert state.round.table == cs("2D")
+    assert state.round.escobas == (0, 0)
+    assert not state.round.history[-1].escoba
+
+
+def test_a_last_capture_that_leaves_one_card_is_no_escoba() -> None:
+    state = last_two_plays(seat1="2D", seat0="5D", table="4S 6C")
+    state, _ = apply(state, 1, make_play(cs("2D")[0]))  # 2+4+6 = 12: no 15
+    state, _ = apply(state, 0, make_play(cs("5D")[0], cs("4S 6C")))
+    summary = state.finished_rounds[-1]
+    assert not summary.actions[-1].escoba
+    assert summary.scores[0].escobas == 0
+    assert summary.leftover == Leftover(seat=0, cards=cs("2D"))
 
 
 def test_escoba_on_the_very_last_play_of_the_round() -> None:

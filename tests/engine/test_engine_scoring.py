@@ -278,6 +278,17 @@ def test_without_pairs_the_other_player_with_most_points_wins(reason: EndReason)
     assert two.result is not None and two.result.winners == (1,)
 
 
+@pytest.mark.parametrize("reason", [EndReason.ABANDON, EndReason.ABSENCE])
+def test_without_pairs_only_the_best_of_the_others_wins_not_one_point_behind(
+    reason: EndReason,
+) -> None:
+    state = mid_game(3, (10, 4, 9))
+    end, _ = end_game(state, reason, 1)
+    assert end.result is not None and end.result.winners == (0,)
+    end, _ = end_game(mid_game(3, (3, 20, 4)), reason, 1)
+    assert end.result is not None and end.result.winners == (2,)
+
+
 def test_without_pairs_a_tie_among_the_others_shares_the_win() -> None:
     state = mid_game(3, (9, 4, 9))
     end, _ = end_game(state, EndReason.ABANDON, 1)
