@@ -236,10 +236,3 @@ class PosteriorSampler:
             for x in {VALUE[c] for c in hands[k]}:
                 odds[x] += w
         return [o / prev for o in odds]
-
-    def effective_size(self) -> float:
-        """Kish's effective sample size of the pool (for tests and tuning)."""
-        if not self.cum:
-            return 0.0
-        ws = [b - a for a, b in zip([0.0, *self.cum[:-1]], self.cum, strict=True)]
-        return sum(ws) ** 2 / sum(w * w for w in ws)

@@ -25,10 +25,6 @@ class RuleSet:
         if self.target not in TARGETS:
             raise ValueError(f"target must be one of {TARGETS}, not {self.target}")
 
-    @property
-    def is_site_default(self) -> bool:
-        return self.thirty_is_double and not self.compulsory_capture
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "target": self.target,
