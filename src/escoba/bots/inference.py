@@ -38,12 +38,12 @@ import math
 import random
 from dataclasses import dataclass
 
-from escoba.bots.carmen import Judge, carmen_judge
+from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
 from escoba.bots.sim import RoundSim
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
-from escoba.engine.game import HAND_SIZE
+from escoba.engine.rules import HAND_SIZE
 from escoba.engine.view import View
 
 #: Sharpness of the opponent model: score differences are in round points,
@@ -137,7 +137,7 @@ def observations(v: View, know: Knowledge, beta: float = BETA) -> list[Observati
             deck_size=v.deck_size,
             base=sim,
         )
-        judge = carmen_judge(past)
+        judge = Judge(past)
         table = tables[idx]
         observed = judge.play_score(int(a.card), [int(c) for c in a.cards], table)
         own = [int(x.card) for x in played_since if x.seat == seat]

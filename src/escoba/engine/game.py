@@ -20,7 +20,7 @@ from escoba.engine.events import (
     RoundEnded,
     TableTaken,
 )
-from escoba.engine.rules import RuleSet
+from escoba.engine.rules import HAND_SIZE, TABLE_SIZE, RuleSet
 from escoba.engine.scoring import result_of_leaving, score_round, winner_on_points
 from escoba.engine.seats import side_count
 from escoba.engine.state import (
@@ -36,10 +36,6 @@ from escoba.engine.state import (
     RoundSummary,
     TableTake,
 )
-
-HAND_SIZE = 3
-TABLE_SIZE = 4
-
 
 # --------------------------------------------------------------------------
 # Dealing
