@@ -7,6 +7,7 @@ import copy
 import itertools
 import json
 import random
+from typing import Any
 
 import pytest
 from engine_positions import cs, position
@@ -145,7 +146,7 @@ def test_illegal_actions_raise_a_clear_message_and_change_nothing(
     before = copy.deepcopy(state)
     with pytest.raises(IllegalAction) as err:
         apply(state, seat, action)
-    assert (err.value.code, str(err.value)) == (code, message)
+    assert (err.value.code, str(err.value), err.value.message) == (code, message, message)
     assert not can(state, seat, action)
     assert state == before
 
@@ -179,6 +180,44 @@ def test_actions_parse_from_json_in_any_card_order() -> None:
     for bad in ({"type": "jugar"}, {"type": "play"}, {"type": "play", "card": "7D", "capture": 1}):
         with pytest.raises(ValueError):
             action_from_dict(bad)
+
+
+def test_a_play_without_a_capture_leaves_its_card_and_a_claim_may_say_cards() -> None:
+    assert action_from_dict({"type": "play", "card": "7D"}) == Play(cs("7D")[0])
+    assert action_from_dict({"type": "claim", "cards": ["6C", "4S"]}) == Claim(cs("4S 6C"))
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "La jugada debe ser un objeto JSON"),
+        ({"card": "7D"}, "Tipo de jugada desconocido: usa «play» o «claim»"),
+        ({"type": "jugar"}, "Tipo de jugada desconocido: usa «play» o «claim»"),
+        ({"type": "play"}, "Falta la carta que juegas"),
+        ({"type": "play", "card": 7}, "Falta la carta que juegas"),
+        (
+            {"type": "play", "card": "7D", "capture": "8D"},
+            'Las cartas que llevas deben ser una lista como ["8D", "4S"]',
+        ),
+        (
+            {"type": "play", "card": "7D", "capture": ["8D", 4]},
+            'Las cartas que llevas deben ser una lista como ["8D", "4S"]',
+        ),
+        ({"type": "claim"}, 'Para LLEVAR EL 15 indica las cartas de la mesa: ["4S", "6C"]'),
+        (
+            {"type": "claim", "group": "4S 6C"},
+            'Para LLEVAR EL 15 indica las cartas de la mesa: ["4S", "6C"]',
+        ),
+        (
+            {"type": "claim", "group": ["4S", None]},
+            'Para LLEVAR EL 15 indica las cartas de la mesa: ["4S", "6C"]',
+        ),
+    ],
+)
+def test_a_malformed_action_is_refused_with_what_to_send(data: Any, message: str) -> None:
+    with pytest.raises(ValueError) as err:
+        action_from_dict(data)
+    assert str(err.value) == message
 
 
 # --------------------------------------------------------------------------

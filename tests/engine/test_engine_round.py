@@ -107,7 +107,7 @@ def test_table_check_on_the_first_deal_of_every_round_only() -> None:
 
 @pytest.mark.parametrize(("players", "deals"), [(2, 6), (3, 4), (4, 3)])
 def test_number_of_deals_and_ultimas_only_on_the_last(players: int, deals: int) -> None:
-    assert deals_per_round(players) == deals
+    assert type(deals_per_round(players)) is int and deals_per_round(players) == deals
     state = dealt(players, "1D 2H 4S 5C", dealer=players - 1)
     seen_last = [state.round.is_last_deal]
     while state.phase is Phase.PLAYING:

@@ -27,6 +27,7 @@ from escoba.engine import (
     start_next_round,
     to_record,
 )
+from escoba.engine.events import GameEnded
 from escoba.engine.scoring import score_round, winner_on_points
 from escoba.engine.state import SideScore
 
@@ -305,16 +306,20 @@ def test_expiry_ends_with_no_winner() -> None:
 
 def test_end_game_refuses_what_it_cannot_record() -> None:
     state = mid_game(2, (0, 0))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^a game ends on points only by playing$"):
         end_game(state, EndReason.TARGET)
-    with pytest.raises(ValueError):
+    who_left = r"^abandon and absence name the losing seat$"
+    with pytest.raises(ValueError, match=who_left):
         end_game(state, EndReason.ABANDON)  # who left?
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=who_left):
         end_game(state, EndReason.ABSENCE, 2)
-    end, _ = end_game(state, EndReason.ABANDON, 0)
+    with pytest.raises(ValueError, match=who_left):
+        end_game(state, EndReason.ABSENCE, -1)
+    end, events = end_game(state, EndReason.ABANDON, 0)
+    assert events == [GameEnded(result=end.result)] and end.result is not None
     with pytest.raises(IllegalAction) as err:
         end_game(end, EndReason.EXPIRED)
-    assert err.value.code == "game_over"
+    assert (err.value.code, err.value.message) == ("game_over", "La partida ya terminó.")
     with pytest.raises(IllegalAction) as err:
         apply(end, end.round.turn, legal_actions(state)[0])
     assert err.value.code == "game_over"
