@@ -24,7 +24,36 @@ from escoba.engine import (
 )
 from escoba.engine.cards import VALUE
 from escoba.engine.events import CardPlayed, Dealt, FifteenClaimed
+from escoba.engine.seats import next_seat, seats_of_side, side_of
 from escoba.engine.state import Leftover
+
+# --------------------------------------------------------------------------
+# Seats, sides and order
+
+
+def test_partners_sit_opposite_with_four_and_each_player_is_a_side_otherwise() -> None:
+    assert [seats_of_side(side, 4) for side in (0, 1)] == [(0, 2), (1, 3)]
+    assert [seats_of_side(side, 3) for side in (0, 1, 2)] == [(0,), (1,), (2,)]
+    assert [seats_of_side(side, 2) for side in (0, 1)] == [(0,), (1,)]
+    assert [side_of(seat, 4) for seat in range(4)] == [0, 1, 0, 1]
+    assert [side_of(seat, 3) for seat in range(3)] == [0, 1, 2]
+    four = dealt(4, "1D 2H 4S 5C")
+    assert (four.sides, [four.side_of(seat) for seat in range(4)]) == (2, [0, 1, 0, 1])
+    three = dealt(3, "1D 2H 4S 5C")
+    assert (three.sides, [three.side_of(seat) for seat in range(3)]) == (3, [0, 1, 2])
+
+
+def test_play_goes_to_the_right_and_comes_round_again() -> None:
+    assert [next_seat(seat, 3) for seat in range(3)] == [1, 2, 0]
+    assert [next_seat(seat, 4) for seat in range(4)] == [1, 2, 3, 0]
+    assert [next_seat(seat, 2) for seat in range(2)] == [1, 0]
+
+
+def test_actions_read_as_a_player_says_them() -> None:
+    assert str(make_play(cs("7D")[0])) == "7D a la mesa"
+    assert str(make_play(cs("5D")[0], cs("6C 4S"))) == "5D lleva 4S 6C"
+    assert str(make_claim(cs("6C 4S"))) == "LLEVAR EL 15 con 4S 6C"
+
 
 # --------------------------------------------------------------------------
 # Dealing and the table of 15 / 30

@@ -87,10 +87,6 @@ def cards_str(cards: Iterable[int]) -> list[str]:
     return [NOTATION[c] for c in cards]
 
 
-def total(cards: Iterable[int]) -> int:
-    return sum(VALUE[c] for c in cards)
-
-
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     """Canonical order: by card number (value, then suit D H S C)."""
     return tuple(sorted(cards))
