@@ -16,6 +16,7 @@ from escoba.engine import (
     CARDS,
     Action,
     Claim,
+    EndReason,
     GameState,
     IllegalAction,
     Phase,
@@ -24,6 +25,7 @@ from escoba.engine import (
     action_from_dict,
     apply,
     can,
+    end_game,
     legal_actions,
     make_claim,
     make_play,
@@ -151,6 +153,38 @@ def test_illegal_actions_raise_a_clear_message_and_change_nothing(
     assert state == before
 
 
+def test_refusals_name_what_is_wrong() -> None:
+    state = spot()
+    cases = [
+        (2, make_play(cs("5D")[0]), "no_such_seat", "Ese asiento no está en la mesa."),
+        (
+            1,
+            make_play(cs("5D")[0], cs("4H 6H")),
+            "not_on_table",
+            "Esas cartas no están en la mesa: 4H, 6H.",
+        ),
+    ]
+    for seat, action, code, message in cases:
+        with pytest.raises(IllegalAction) as err:
+            apply(state, seat, action)
+        assert (err.value.code, err.value.message) == (code, message)
+
+
+def test_no_play_between_rounds_or_after_the_game() -> None:
+    over = position(2, hands=("", "1C"), table="", turn=1, rest_to=0, last_capturer=0)
+    over, _ = apply(over, 1, make_play(cs("1C")[0]))
+    with pytest.raises(IllegalAction) as err:
+        verify(over, 0, make_play(cs("1C")[0]))
+    assert (err.value.code, err.value.message) == (
+        "round_over",
+        "La ronda terminó: falta tocar SIGUIENTE RONDA.",
+    )
+    ended, _ = end_game(over, EndReason.ABANDON, 1)
+    with pytest.raises(IllegalAction) as err:
+        verify(ended, 0, make_play(cs("1C")[0]))
+    assert (err.value.code, err.value.message) == ("game_over", "La partida terminó.")
+
+
 def test_thirteen_is_not_fifteen() -> None:
     state = position(2, hands=("", "5D 2C"), table="6C 2H 4S", turn=1, rest_to=0)
     before = copy.deepcopy(state)
@@ -242,8 +276,10 @@ def test_compulsory_capture_forbids_leaving_any_card_when_one_can_capture() -> N
     for card in cs("5D 1C 2C"):  # not even the cards that capture nothing
         with pytest.raises(IllegalAction) as err:
             apply(state, 1, make_play(card))
-        assert err.value.code == "must_capture"
-        assert "obligatorio" in str(err.value)
+        assert (err.value.code, err.value.message) == (
+            "must_capture",
+            "En esta mesa levantar es obligatorio: puedes llevarte un 15.",
+        )
 
 
 def test_compulsory_capture_lets_a_player_leave_when_nothing_captures() -> None:

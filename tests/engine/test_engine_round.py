@@ -3,11 +3,14 @@ turns, LLEVAR EL 15, escobas, the deals of a round and the leftover."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
-from engine_positions import all_cards_of, cs, dealt, deck_in_dealing_order, position
+from engine_positions import all_cards_of, cs, dealt, deck_in_dealing_order, position, with_round
 
 from escoba.engine import (
     Claim,
+    EndReason,
     GameState,
     IllegalAction,
     Phase,
@@ -15,6 +18,7 @@ from escoba.engine import (
     RuleSet,
     apply,
     deals_per_round,
+    end_game,
     legal_actions,
     make_claim,
     make_play,
@@ -23,9 +27,9 @@ from escoba.engine import (
     verify,
 )
 from escoba.engine.cards import VALUE
-from escoba.engine.events import CardPlayed, Dealt, FifteenClaimed
+from escoba.engine.events import CardPlayed, Dealt, FifteenClaimed, RoundEnded
 from escoba.engine.seats import next_seat, seats_of_side, side_of
-from escoba.engine.state import Leftover
+from escoba.engine.state import Leftover, RoundAction, TableTake
 
 # --------------------------------------------------------------------------
 # Seats, sides and order
@@ -130,6 +134,38 @@ def test_table_check_on_the_first_deal_of_every_round_only() -> None:
     assert second.round.escobas == (0, 1)
 
 
+def round_over() -> GameState:
+    """2 players, dealer 0: seat 1 lays the round's last card."""
+    over = position(2, hands=("", "1C"), table="", turn=1, rest_to=0, last_capturer=0)
+    over, _ = apply(over, 1, make_play(cs("1C")[0]))
+    assert over.phase is Phase.ROUND_OVER
+    return over
+
+
+@pytest.mark.parametrize(("thirty_is_double", "escobas"), [(True, 2), (False, 1)])
+def test_the_next_round_keeps_the_tables_rules(thirty_is_double: bool, escobas: int) -> None:
+    over = dataclasses.replace(round_over(), rules=RuleSet(thirty_is_double=thirty_is_double))
+    second, _ = start_next_round(over, deck_in_dealing_order(2, 1, "10D 10H 5S 5C"))
+    assert second.rules == over.rules
+    assert second.round.table_take is not None
+    assert second.round.table_take.escobas == escobas
+    assert second.round.escobas == (0, escobas)
+
+
+def test_the_next_round_waits_for_the_end_of_this_one_and_never_follows_the_game() -> None:
+    playing = left_five()
+    with pytest.raises(IllegalAction) as err:
+        start_next_round(playing, deck_in_dealing_order(2, 1, "1D 2H 4S 5C"))
+    assert (err.value.code, err.value.message) == (
+        "round_in_play",
+        "La ronda todavía se está jugando.",
+    )
+    ended, _ = end_game(round_over(), EndReason.ABANDON, 0)
+    with pytest.raises(IllegalAction) as err:
+        start_next_round(ended, deck_in_dealing_order(2, 1, "1D 2H 4S 5C"))
+    assert (err.value.code, err.value.message) == ("game_over", "La partida terminó.")
+
+
 # --------------------------------------------------------------------------
 # Turns, deals of a round and ÚLTIMAS
 
@@ -161,6 +197,19 @@ def test_play_goes_to_the_right_and_a_new_deal_starts_after_the_dealer() -> None
         state, _ = apply(state, seat, play)
     assert order == [2, 0, 1] * 3
     assert state.round.deal_number == 2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_new_deal_is_announced_with_its_number_and_the_last_as_ultimas(players: int) -> None:
+    state = dealt(players, "1D 2H 4S 5C", dealer=0)
+    announced = []
+    while state.phase is Phase.PLAYING:
+        seat = state.round.turn
+        play = next(a for a in legal_actions(state) if isinstance(a, Play))
+        state, events = apply(state, seat, play)
+        announced += [e for e in events if isinstance(e, Dealt)]
+    n = deals_per_round(players)
+    assert announced == [Dealt(number=k, last=k == n) for k in range(2, n + 1)]
 
 
 # --------------------------------------------------------------------------
@@ -217,6 +266,16 @@ def test_claim_that_empties_the_table_is_an_escoba_and_the_claimer_still_plays()
     assert actions and all(isinstance(a, Play) for a in actions)
     state, _ = apply(state, 0, make_play(cs("3H")[0]))
     assert state.round.turn == 1
+
+
+def test_a_claim_adds_to_the_claimers_escobas_and_keeps_the_dealers_table_take() -> None:
+    take = TableTake(seat=1, cards=cs("1D 2D 3D 9C"), escobas=1)
+    start = with_round(left_five(), escobas=(2, 1), table_take=take)
+    state, _ = apply(start, 1, make_play(cs("5D")[0]))
+    state, events = apply(state, 0, make_claim(cs("6C 4S")))
+    assert events == [FifteenClaimed(seat=0, cards=cs("5D 4S 6C"), escoba=True)]
+    assert state.round.escobas == (3, 1)
+    assert state.round.table_take == take
 
 
 def test_claim_that_leaves_cards_is_no_escoba() -> None:
@@ -336,6 +395,29 @@ def test_a_last_capture_that_leaves_one_card_is_no_escoba() -> None:
     assert summary.leftover == Leftover(seat=0, cards=cs("2D"))
 
 
+def test_a_play_is_recorded_and_announced_as_it_was_made() -> None:
+    take = TableTake(seat=0, cards=cs("1D 2D 3D 9C"), escobas=1)
+    start = with_round(
+        position(2, hands=("1H 2H", "5D 3S"), table="4S 6C", turn=1, rest_to=0, last_capturer=0),
+        escobas=(1, 1),
+        table_take=take,
+    )
+    start = dataclasses.replace(start, first_dealer=1)
+    state, events = apply(start, 1, make_play(cs("5D")[0], cs("4S 6C")))
+    sweep = CardPlayed(
+        seat=1, card=cs("5D")[0], capture=cs("4S 6C"), escoba=True, fifteen_left=False
+    )
+    assert events == [sweep]
+    assert state.round.history[-1] == RoundAction(1, "play", cs("5D")[0], cs("4S 6C"), True)
+    assert state.round.escobas == (1, 2)
+    assert (state.round.table_take, state.first_dealer) == (take, 1)
+    state, events = apply(state, 0, make_play(cs("2H")[0]))
+    left = CardPlayed(seat=0, card=cs("2H")[0], capture=(), escoba=False, fifteen_left=False)
+    assert events == [left]
+    assert state.round.history[-1] == RoundAction(0, "play", cs("2H")[0], (), False)
+    assert state.round.escobas == (1, 2)
+
+
 def test_escoba_on_the_very_last_play_of_the_round() -> None:
     state = last_two_plays(seat1="6C", seat0="5D", table="4S")
     state, _ = apply(state, 1, make_play(cs("6C")[0]))  # 6C+4S = 10: no 15
@@ -362,6 +444,21 @@ def test_leftover_goes_to_the_last_capturer_and_is_never_an_escoba() -> None:
     assert to_record(state)["rounds"][0]["leftover"] == {"seat": 1, "cards": ["2H", "3H", "5H"]}
 
 
+def test_the_last_card_closes_the_round_even_when_it_was_left_on_a_fifteen() -> None:
+    state = last_two_plays(seat1="5D", seat0="10H", table="2H 3H 4S 6C")
+    state, _ = apply(state, 1, make_play(cs("5D")[0], cs("4S 6C")))
+    state, events = apply(state, 0, make_play(cs("10H")[0]))  # 10+2+3 = 15, left
+    assert isinstance(events[0], CardPlayed) and events[0].fifteen_left
+    summary = state.finished_rounds[-1]
+    assert events[-1] == RoundEnded(summary=summary)
+    assert (summary.number, summary.dealer, summary.table_take) == (1, 0, None)
+    rs = state.round
+    assert state.phase is Phase.ROUND_OVER and rs.claim is None and legal_actions(state) == []
+    assert rs.table == () and rs.deck == ()
+    assert rs.captured[1][-3:] == cs("2H 3H 10H")  # the leftover, with the left card
+    assert sorted(all_cards_of(state)) == list(range(40))
+
+
 def leave_everything(state: tuple) -> GameState:
     """Play the round out with every player leaving the first card of the hand."""
     while state.phase is Phase.PLAYING:
@@ -378,6 +475,7 @@ def test_leftover_to_the_dealer_after_a_table_take_when_nobody_else_captured() -
     assert len(summary.leftover.cards) == 36
     assert summary.scores[0].cards == 40 and summary.scores[1].cards == 0
     assert summary.scores[0].escobas == 1  # the table take only; the leftover adds none
+    assert summary.table_take == TableTake(seat=0, cards=cs("1D 2D 3D 9C"), escobas=1)
 
 
 def test_leftover_to_nobody_when_nobody_captured() -> None:

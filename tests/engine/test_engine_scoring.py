@@ -27,7 +27,7 @@ from escoba.engine import (
     start_next_round,
     to_record,
 )
-from escoba.engine.events import GameEnded
+from escoba.engine.events import GameEnded, RoundEnded
 from escoba.engine.scoring import score_round, winner_on_points
 from escoba.engine.state import SideScore
 
@@ -195,10 +195,12 @@ def test_reaching_the_target_with_strictly_more_wins() -> None:
     state = play_out(finishing_round((10, 3)))
     assert state.totals == (17, 4)
     assert state.phase is Phase.ROUND_OVER and state.result is None
-    state = play_out(finishing_round((14, 3)))
+    before = finishing_round((14, 3))
+    state, events = apply(before, 1, make_play(cs("5H")[0], cs("4S 6C")))
     assert state.totals == (21, 4)
     assert state.phase is Phase.GAME_OVER
     assert state.result is not None
+    assert events[-2:] == [RoundEnded(summary=state.finished_rounds[-1]), GameEnded(state.result)]
     assert state.result.winners == (0,) and state.result.reason is EndReason.TARGET
     with pytest.raises(IllegalAction):
         start_next_round(state, deck_in_dealing_order(2, 1, "1D 2H 4S 5C"))
