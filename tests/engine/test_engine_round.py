@@ -9,6 +9,8 @@ import pytest
 from engine_positions import all_cards_of, cs, dealt, deck_in_dealing_order, position, with_round
 
 from escoba.engine import (
+    CARDS,
+    Card,
     Claim,
     EndReason,
     GameState,
@@ -22,14 +24,58 @@ from escoba.engine import (
     legal_actions,
     make_claim,
     make_play,
+    new_game,
     start_next_round,
     to_record,
     verify,
 )
 from escoba.engine.cards import VALUE
-from escoba.engine.events import CardPlayed, Dealt, FifteenClaimed, RoundEnded
+from escoba.engine.events import CardPlayed, Dealt, FifteenClaimed, RoundEnded, TableTaken
 from escoba.engine.seats import next_seat, seats_of_side, side_of
 from escoba.engine.state import Leftover, RoundAction, TableTake
+
+# --------------------------------------------------------------------------
+# A new game
+
+
+def test_a_game_starts_with_the_creator_dealing_seat_0_unless_told() -> None:
+    deck = deck_in_dealing_order(3, 0, "1D 2H 4S 5C")
+    state = new_game(RuleSet(), 3, deck)
+    assert (state.first_dealer, state.round.dealer, state.round.turn) == (0, 0, 1)
+    state = new_game(RuleSet(), 3, deck, first_dealer=2)
+    assert (state.first_dealer, state.round.dealer, state.round.turn) == (2, 2, 0)
+
+
+@pytest.mark.parametrize(
+    ("players", "first_dealer", "deck", "message"),
+    [
+        (5, 0, CARDS, "Escoba is played by 2, 3 or 4 players"),
+        (1, 0, CARDS, "Escoba is played by 2, 3 or 4 players"),
+        (3, 3, CARDS, "the dealer must be one of the seats"),
+        (3, -1, CARDS, "the dealer must be one of the seats"),
+        (2, 0, CARDS[:39], "a round needs the 40 cards, each once"),
+        (2, 0, (*CARDS[:39], CARDS[0]), "a round needs the 40 cards, each once"),
+    ],
+)
+def test_a_game_needs_its_players_a_dealer_among_them_and_the_whole_deck(
+    players: int, first_dealer: int, deck: tuple[Card, ...], message: str
+) -> None:
+    with pytest.raises(ValueError) as err:
+        new_game(RuleSet(), players, deck, first_dealer=first_dealer)
+    assert str(err.value) == message
+
+
+def test_a_target_is_one_of_the_four() -> None:
+    with pytest.raises(ValueError) as err:
+        RuleSet(target=20)
+    assert str(err.value) == "target must be one of (15, 21, 30, 31), not 20"
+
+
+def test_only_plays_and_claims_are_actions() -> None:
+    with pytest.raises(IllegalAction) as err:
+        verify(left_five(), 1, "5D")  # type: ignore[arg-type]
+    assert (err.value.code, err.value.message) == ("unknown_action", "Esa jugada no existe.")
+
 
 # --------------------------------------------------------------------------
 # Seats, sides and order
@@ -145,7 +191,11 @@ def round_over() -> GameState:
 @pytest.mark.parametrize(("thirty_is_double", "escobas"), [(True, 2), (False, 1)])
 def test_the_next_round_keeps_the_tables_rules(thirty_is_double: bool, escobas: int) -> None:
     over = dataclasses.replace(round_over(), rules=RuleSet(thirty_is_double=thirty_is_double))
-    second, _ = start_next_round(over, deck_in_dealing_order(2, 1, "10D 10H 5S 5C"))
+    second, events = start_next_round(over, deck_in_dealing_order(2, 1, "10D 10H 5S 5C"))
+    assert events == [
+        Dealt(number=1, last=False),
+        TableTaken(seat=1, cards=cs("5S 5C 10D 10H"), escobas=escobas),
+    ]
     assert second.rules == over.rules
     assert second.round.table_take is not None
     assert second.round.table_take.escobas == escobas
