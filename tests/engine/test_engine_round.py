@@ -32,7 +32,7 @@ from escoba.engine import (
 from escoba.engine.cards import VALUE
 from escoba.engine.events import CardPlayed, Dealt, FifteenClaimed, RoundEnded, TableTaken
 from escoba.engine.seats import next_seat, seats_of_side, side_of
-from escoba.engine.state import Leftover, RoundAction, TableTake
+from escoba.engine.state import ClaimWindow, Leftover, RoundAction, TableTake
 
 # --------------------------------------------------------------------------
 # A new game
@@ -395,15 +395,33 @@ def test_only_the_card_left_immediately_before_can_be_claimed() -> None:
 def test_claim_must_name_the_other_cards_and_make_fifteen() -> None:
     state, _ = apply(left_five(), 1, make_play(cs("5D")[0]))
     cases = [
-        (make_claim(cs("5D 4S 6C")), "claim_includes_card"),
-        (make_claim(cs("4S")), "not_fifteen"),
-        (make_claim(()), "empty_claim"),
-        (make_claim(cs("4S 6H")), "not_on_table"),
+        (
+            make_claim(cs("5D 4S 6C")),
+            "claim_includes_card",
+            "La carta 5D ya va en el 15: elige las otras.",
+        ),
+        (make_claim(cs("4S")), "not_fifteen", "Esas cartas suman 9, no 15."),
+        (make_claim(()), "empty_claim", "Elige las cartas de la mesa que suman 15."),
+        (make_claim(cs("4S 6H")), "not_on_table", "Esas cartas no están en la mesa: 6H."),
     ]
-    for action, code in cases:
+    for action, code, message in cases:
         with pytest.raises(IllegalAction) as err:
             apply(state, 0, action)
-        assert err.value.code == code
+        assert (err.value.code, err.value.message) == (code, message)
+
+
+def test_a_claim_window_of_another_seat_is_refused_even_in_a_state_the_engine_never_made() -> None:
+    """A stored state is read back from the database: the engine still checks
+    that the window it names is the seat's own."""
+    state, _ = apply(left_five(), 1, make_play(cs("5D")[0]))
+    assert state.round.claim == ClaimWindow(card=cs("5D")[0], seat=0)
+    foreign = with_round(state, claim=ClaimWindow(card=cs("5D")[0], seat=1))
+    with pytest.raises(IllegalAction) as err:
+        apply(foreign, 0, make_claim(cs("4S 6C")))
+    assert (err.value.code, err.value.message) == (
+        "not_your_fifteen",
+        "Solo el jugador siguiente puede llevar ese 15.",
+    )
 
 
 # --------------------------------------------------------------------------

@@ -226,7 +226,7 @@ def _verify_claim(state: GameState, seat: int, action: Claim) -> None:
     claim = rs.claim
     if claim is None:
         raise IllegalAction("no_fifteen", "No hay un 15 para llevar.")
-    if claim.seat != seat:  # pragma: no cover - the window is always the turn's
+    if claim.seat != seat:  # never in a state the engine made; a stored one may say so
         raise IllegalAction("not_your_fifteen", "Solo el jugador siguiente puede llevar ese 15.")
     if not action.group:
         raise IllegalAction("empty_claim", "Elige las cartas de la mesa que suman 15.")
