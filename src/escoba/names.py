@@ -197,11 +197,6 @@ def rank_label(card: int, design: Design = DEFAULT_DESIGN) -> str:
     return _CORNER[design][value]
 
 
-def suit_name(card: int, design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG) -> str:
-    _, suit = _value_suit(card)
-    return words(design, lang).suits[suit]
-
-
 def is_face(card: int) -> bool:
     """Q/J/K (sota/caballo/rey): the cards that carry a value mark."""
     return card // 4 + 1 >= 8

@@ -39,7 +39,7 @@ from typing import Any, Protocol
 import typer
 
 from escoba.bots import ROBOTS, Robot, get_robot
-from escoba.bots.luna import Cheater
+from escoba.cheater import Cheater
 from escoba.engine import (
     GameState,
     Phase,

@@ -9,8 +9,9 @@ import typing
 
 import pytest
 
-from escoba.bots import ROBOTS, SEATABLE_FOR_PLAYERS, NotMyTurn, Robot, get_robot
-from escoba.bots.luna import Cheater, Luna
+from escoba.bots import ROBOTS, SEATABLE, NotMyTurn, Robot, get_robot
+from escoba.bots.luna import Luna
+from escoba.cheater import Cheater
 from escoba.engine import GameState, Phase, can, view
 from escoba.engine.state import RoundState
 from escoba.engine.view import View
@@ -27,7 +28,7 @@ def small(name: str) -> Robot:
 
 def test_registry_names_the_seatable_robots() -> None:
     assert set(ROBOTS) == {"carmen", "tito", "luna", "random", "greedy"}
-    assert set(SEATABLE_FOR_PLAYERS) <= set(ROBOTS)
+    assert set(SEATABLE) <= set(ROBOTS)
     assert "cheater" not in ROBOTS
     for name in ROBOTS:
         robot = get_robot(name)

@@ -10,6 +10,7 @@ from escoba.bots.base import action_of, move_of
 from escoba.bots.knowledge import knowledge
 from escoba.bots.policy import expected_points, informed_playout
 from escoba.bots.sim import RoundSim
+from escoba.cheater import true_world
 from escoba.engine import Phase, RuleSet, apply, legal_actions, new_game, shuffled_deck, view
 
 from .helpers import random_round_states
@@ -20,7 +21,7 @@ def test_sim_follows_the_engine_step_by_step(players: int) -> None:
     rng = random.Random(players)
     for r in range(60):
         state = new_game(RuleSet(), players, shuffled_deck(rng), first_dealer=r % players)
-        sim = RoundSim.from_state(state)
+        sim = true_world(state)
         while state.phase is Phase.PLAYING:
             legal = legal_actions(state)
             claim_card = -1 if state.round.claim is None else int(state.round.claim.card)
@@ -41,7 +42,7 @@ def test_sim_follows_the_engine_step_by_step(players: int) -> None:
 def test_copies_are_independent(players: int) -> None:
     rng = random.Random(7)
     state = new_game(RuleSet(), players, shuffled_deck(rng))
-    sim = RoundSim.from_state(state)
+    sim = true_world(state)
     twin = sim.copy()
     while not twin.over:
         twin.apply(rng.choice(twin.legal_moves()))
@@ -56,7 +57,7 @@ def test_knowledge_reads_exactly_the_public_facts(players: int) -> None:
             continue
         seat = state.round.turn
         know = knowledge(view(state, seat))
-        truth = RoundSim.from_state(state)
+        truth = true_world(state)
         hidden = {int(c) for s, h in enumerate(state.round.hands) if s != seat for c in h}
         hidden |= {int(c) for c in state.round.deck}
         assert set(know.unseen) == hidden
@@ -75,7 +76,7 @@ def test_knowledge_reads_exactly_the_public_facts(players: int) -> None:
 def test_informed_playout_stops_where_asked() -> None:
     rng = random.Random(3)
     state = new_game(RuleSet(), 2, shuffled_deck(rng))
-    sim = RoundSim.from_state(state)
+    sim = true_world(state)
     stop = len(sim.deck)  # the end of the first deal
     informed_playout(sim, stop=stop)
     assert sim.plays_left == stop

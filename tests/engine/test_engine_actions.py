@@ -8,6 +8,7 @@ import itertools
 import json
 import pickle
 import random
+from typing import Any
 
 import pytest
 from engine_positions import cs, position
@@ -16,6 +17,7 @@ from escoba.engine import (
     CARDS,
     Action,
     Claim,
+    EndReason,
     GameState,
     IllegalAction,
     InputError,
@@ -25,6 +27,7 @@ from escoba.engine import (
     action_from_dict,
     apply,
     can,
+    end_game,
     legal_actions,
     make_claim,
     make_play,
@@ -149,9 +152,44 @@ def test_illegal_actions_raise_a_clear_message_and_change_nothing(
     with pytest.raises(IllegalAction) as err:
         apply(state, seat, action)
     # the engine gives a code and its values; the catalog says it in words
-    assert (err.value.code, say(err.value.code, "es", **err.value.params)) == (code, message)
+    assert _said(err.value) == (code, message)
     assert not can(state, seat, action)
     assert state == before
+
+
+def test_refusals_name_what_is_wrong() -> None:
+    state = spot()
+    cases = [
+        (2, make_play(cs("5D")[0]), "no_such_seat", "Ese asiento no está en la mesa."),
+        (
+            1,
+            make_play(cs("5D")[0], cs("4H 6H")),
+            "not_on_table",
+            "Esas cartas no están en la mesa: 4H, 6H.",
+        ),
+    ]
+    for seat, action, code, message in cases:
+        with pytest.raises(IllegalAction) as err:
+            apply(state, seat, action)
+        assert _said(err.value) == (code, message)
+
+
+def test_no_play_between_rounds_or_after_the_game() -> None:
+    over = position(2, hands=("", "1C"), table="", turn=1, rest_to=0, last_capturer=0)
+    over, _ = apply(over, 1, make_play(cs("1C")[0]))
+    with pytest.raises(IllegalAction) as err:
+        verify(over, 0, make_play(cs("1C")[0]))
+    assert _said(err.value) == (
+        "round_over",
+        "La ronda terminó: falta tocar SIGUIENTE RONDA.",
+    )
+    ended, _ = end_game(over, EndReason.ABANDON, 1)
+    with pytest.raises(IllegalAction) as err:
+        verify(ended, 0, make_play(cs("1C")[0]))
+    assert _said(err.value) == (
+        "game_over",
+        "La partida ya terminó.",
+    )
 
 
 def test_thirteen_is_not_fifteen() -> None:
@@ -203,6 +241,39 @@ def test_an_illegal_action_is_a_code_and_values_whole_across_processes() -> None
     assert str(again) == "not_in_hand card='3H'"
     # deprecated, until escoba.web asks the catalog itself
     assert again.message == "La carta 3H no está en tu mano."
+
+
+def test_a_play_without_a_capture_leaves_its_card_and_a_claim_names_its_group() -> None:
+    """A claim's other cards are its `group` here (the log's form); `cards`
+    is the record's and the API's name for all of its cards, the left one
+    first, and means nothing to this parser."""
+    assert action_from_dict({"type": "play", "card": "7D"}) == Play(cs("7D")[0])
+    assert action_from_dict({"type": "claim", "group": ["6C", "4S"]}) == Claim(cs("4S 6C"))
+    with pytest.raises(InputError) as err:
+        action_from_dict({"type": "claim", "cards": ["6C", "4S"]})
+    assert err.value.code == "claim_without_group"
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ([], "action_not_object"),
+        ({"card": "7D"}, "unknown_action_type"),
+        ({"type": "jugar"}, "unknown_action_type"),
+        ({"type": "play"}, "action_without_card"),
+        ({"type": "play", "card": 7}, "action_without_card"),
+        ({"type": "play", "card": "7D", "capture": "8D"}, "capture_not_a_list"),
+        ({"type": "play", "card": "7D", "capture": ["8D", 4]}, "capture_not_a_list"),
+        ({"type": "claim"}, "claim_without_group"),
+        ({"type": "claim", "group": "4S 6C"}, "claim_without_group"),
+        ({"type": "claim", "group": ["4S", None]}, "claim_without_group"),
+    ],
+)
+def test_a_malformed_action_is_refused_with_what_to_send(data: Any, code: str) -> None:
+    with pytest.raises(InputError) as err:
+        action_from_dict(data)
+    assert err.value.code == code
+    assert say(code, "es")  # the catalog says what to send
 
 
 # --------------------------------------------------------------------------
@@ -294,3 +365,8 @@ def test_view_shows_the_claim_to_the_seat_that_may_make_it() -> None:
     assert mine.can_claim and mine.claimable == cs("5D")[0] and mine.claim_seat == 0
     assert Claim(cs("4S 6C")) in mine.legal
     assert not view(state, 1).can_claim
+
+
+def _said(err: IllegalAction) -> tuple[str, str]:
+    """An engine refusal's code, and its words in Spanish (the catalog's)."""
+    return err.code, say(err.code, "es", **err.params)

@@ -27,8 +27,10 @@ from escoba.engine import (
     start_next_round,
     to_record,
 )
+from escoba.engine.events import GameEnded, RoundEnded
 from escoba.engine.scoring import score_round, winner_on_points
 from escoba.engine.state import SideScore
+from escoba.words import say
 
 ALL = "1D 2D 3D 4D 5D 6D 7D 8D 9D 10D 1H 2H 3H 4H 5H 6H 7H 8H 9H 10H"
 ALL_B = "1S 2S 3S 4S 5S 6S 7S 8S 9S 10S 1C 2C 3C 4C 5C 6C 7C 8C 9C 10C"
@@ -194,10 +196,12 @@ def test_reaching_the_target_with_strictly_more_wins() -> None:
     state = play_out(finishing_round((10, 3)))
     assert state.totals == (17, 4)
     assert state.phase is Phase.ROUND_OVER and state.result is None
-    state = play_out(finishing_round((14, 3)))
+    before = finishing_round((14, 3))
+    state, events = apply(before, 1, make_play(cs("5H")[0], cs("4S 6C")))
     assert state.totals == (21, 4)
     assert state.phase is Phase.GAME_OVER
     assert state.result is not None
+    assert events[-2:] == [RoundEnded(summary=state.finished_rounds[-1]), GameEnded(state.result)]
     assert state.result.winners == (0,) and state.result.reason is EndReason.TARGET
     with pytest.raises(IllegalAction):
         start_next_round(state, deck_in_dealing_order(2, 1, "1D 2H 4S 5C"))
@@ -278,6 +282,17 @@ def test_without_pairs_the_other_player_with_most_points_wins(reason: EndReason)
     assert two.result is not None and two.result.winners == (1,)
 
 
+@pytest.mark.parametrize("reason", [EndReason.ABANDON, EndReason.ABSENCE])
+def test_without_pairs_only_the_best_of_the_others_wins_not_one_point_behind(
+    reason: EndReason,
+) -> None:
+    state = mid_game(3, (10, 4, 9))
+    end, _ = end_game(state, reason, 1)
+    assert end.result is not None and end.result.winners == (0,)
+    end, _ = end_game(mid_game(3, (3, 20, 4)), reason, 1)
+    assert end.result is not None and end.result.winners == (2,)
+
+
 def test_without_pairs_a_tie_among_the_others_shares_the_win() -> None:
     state = mid_game(3, (9, 4, 9))
     end, _ = end_game(state, EndReason.ABANDON, 1)
@@ -294,16 +309,23 @@ def test_expiry_ends_with_no_winner() -> None:
 
 def test_end_game_refuses_what_it_cannot_record() -> None:
     state = mid_game(2, (0, 0))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^a game ends on points only by playing$"):
         end_game(state, EndReason.TARGET)
-    with pytest.raises(ValueError):
+    who_left = r"^abandon and absence name the losing seat$"
+    with pytest.raises(ValueError, match=who_left):
         end_game(state, EndReason.ABANDON)  # who left?
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=who_left):
         end_game(state, EndReason.ABSENCE, 2)
-    end, _ = end_game(state, EndReason.ABANDON, 0)
+    with pytest.raises(ValueError, match=who_left):
+        end_game(state, EndReason.ABSENCE, -1)
+    end, events = end_game(state, EndReason.ABANDON, 0)
+    assert events == [GameEnded(result=end.result)] and end.result is not None
     with pytest.raises(IllegalAction) as err:
         end_game(end, EndReason.EXPIRED)
-    assert err.value.code == "game_over"
+    assert _said(err.value) == (
+        "game_over",
+        "La partida ya terminó.",
+    )
     with pytest.raises(IllegalAction) as err:
         apply(end, end.round.turn, legal_actions(state)[0])
     assert err.value.code == "game_over"
@@ -320,3 +342,8 @@ def test_a_game_ended_by_leaving_replays_from_its_record(players: int) -> None:
     again = replay(json.loads(json.dumps(to_record(end))))
     assert again.result == end.result
     assert to_record(again) == to_record(end)
+
+
+def _said(err: IllegalAction) -> tuple[str, str]:
+    """An engine refusal's code, and its words in Spanish (the catalog's)."""
+    return err.code, say(err.code, "es", **err.params)

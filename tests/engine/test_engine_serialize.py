@@ -17,6 +17,7 @@ from escoba.engine.serialize import (
     state_from_parts,
     state_to_dict,
 )
+from escoba.engine.state import Deal, Result, RoundAction, SideScore
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -49,3 +50,60 @@ def test_parts_that_do_not_match_are_refused() -> None:
         state_from_parts(live_state_to_dict(state), ())
     with pytest.raises(ValueError):
         state_from_dict({"v": 99})
+
+
+# --------------------------------------------------------------------------
+# The JSON forms that records, views and the API share (escoba-record/1)
+
+
+def test_actions_and_rules_have_one_json_form_each() -> None:
+    c = eng.parse_cards
+    assert eng.make_play(c(["5D"])[0], c(["6C", "4S"])).to_dict() == {
+        "type": "play",
+        "card": "5D",
+        "capture": ["4S", "6C"],
+    }
+    assert eng.make_claim(c(["6C", "4S"])).to_dict() == {"type": "claim", "group": ["4S", "6C"]}
+    rules = eng.RuleSet(target=31, thirty_is_double=False, compulsory_capture=True)
+    assert rules.to_dict() == {"target": 31, "thirty_is_double": False, "compulsory_capture": True}
+    assert eng.RuleSet.from_dict(rules.to_dict()) == rules
+    assert eng.RuleSet.from_dict({}) == eng.RuleSet() == eng.SITE_RULES
+    assert eng.SITE_RULES.to_dict() == {
+        "target": 21,
+        "thirty_is_double": True,
+        "compulsory_capture": False,
+    }
+
+
+def test_the_records_parts_have_one_json_form_each() -> None:
+    c = eng.parse_cards
+    deal = Deal(hands=(c(["1D", "2D", "3D"]), c(["1H", "2H", "3H"])), table=c(["4S"]), last=True)
+    assert deal.to_dict() == {
+        "hands": {"0": ["1D", "2D", "3D"], "1": ["1H", "2H", "3H"]},
+        "table": ["4S"],
+        "last": True,
+    }
+    play = RoundAction(seat=1, kind="play", card=c(["5D"])[0], cards=c(["4S", "6C"]), escoba=True)
+    assert play.to_dict() == {
+        "seat": 1,
+        "type": "play",
+        "card": "5D",
+        "capture": ["4S", "6C"],
+        "escoba": True,
+    }
+    five = c(["5D"])[0]
+    claim = RoundAction(seat=0, kind="claim", card=five, cards=c(["5D", "10C"]), escoba=False)
+    assert claim.to_dict() == {"seat": 0, "type": "claim", "cards": ["5D", "10C"], "escoba": False}
+    score = SideScore(escobas=2, cards=25, diamonds=6, sevens=3, seven_of_diamonds=True, points=7)
+    assert score.to_dict() == {
+        "escobas": 2,
+        "cards": 25,
+        "diamonds": 6,
+        "sevens": 3,
+        "seven_of_diamonds": True,
+        "points": 7,
+    }
+    left = Result(winners=(0, 2), reason=eng.EndReason.ABANDON, loser_seat=1)
+    assert left.to_dict() == {"winners": [0, 2], "reason": "abandon", "loser_seat": 1}
+    won = Result(winners=(1,), reason=eng.EndReason.TARGET)
+    assert won.to_dict() == {"winners": [1], "reason": "target"}

@@ -10,6 +10,7 @@ game state, another hand or the deck.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from escoba.bots.sim import Move
@@ -45,6 +46,12 @@ def move_of(action: Action, claim_card: int) -> Move:
     if isinstance(action, Claim):
         return (True, claim_card, tuple(int(c) for c in action.group))
     return (False, int(action.card), tuple(int(c) for c in action.capture))
+
+
+def moves_of(view: View, legal: Sequence[Action]) -> list[Move]:
+    """The view's `legal` actions as sim moves."""
+    claim_card = -1 if view.claimable is None else int(view.claimable)
+    return [move_of(a, claim_card) for a in legal]
 
 
 def action_of(move: Move) -> Action:

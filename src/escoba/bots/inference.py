@@ -38,12 +38,12 @@ import math
 import random
 from dataclasses import dataclass
 
-from escoba.bots.carmen import Judge, carmen_judge
+from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
 from escoba.bots.sim import RoundSim
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
-from escoba.engine.game import HAND_SIZE
+from escoba.engine.rules import HAND_SIZE
 from escoba.engine.view import View
 
 #: Sharpness of the opponent model: score differences are in round points,
@@ -137,7 +137,7 @@ def observations(v: View, know: Knowledge, beta: float = BETA) -> list[Observati
             deck_size=v.deck_size,
             base=sim,
         )
-        judge = carmen_judge(past)
+        judge = Judge(past)
         table = tables[idx]
         observed = judge.play_score(int(a.card), [int(c) for c in a.cards], table)
         own = [int(x.card) for x in played_since if x.seat == seat]
@@ -236,10 +236,3 @@ class PosteriorSampler:
             for x in {VALUE[c] for c in hands[k]}:
                 odds[x] += w
         return [o / prev for o in odds]
-
-    def effective_size(self) -> float:
-        """Kish's effective sample size of the pool (for tests and tuning)."""
-        if not self.cum:
-            return 0.0
-        ws = [b - a for a, b in zip([0.0, *self.cum[:-1]], self.cum, strict=True)]
-        return sum(ws) ** 2 / sum(w * w for w in ws)

@@ -1,5 +1,6 @@
 """Luna, the strongest robot: a determinized (information-set) Monte Carlo
-search, and the benchmark cheater that runs the same search on the true cards.
+search. (The benchmark cheater, `escoba.cheater`, runs the same search on the
+true cards; it lives outside this package, for it reads the game state.)
 
 For a decision Luna samples worlds consistent with everything her seat has
 seen this round (`knowledge`), weighed by what the other players' plays of
@@ -34,21 +35,18 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
 
-from escoba.bots.base import legal_of, move_of
-from escoba.bots.carmen import Judge, carmen_judge
+from escoba.bots.base import legal_of, moves_of
 from escoba.bots.endgame import known_world, solve
 from escoba.bots.inference import BETA, PosteriorSampler, observations
+from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.policy import PLAYOUTS, expected_points
 from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
-from escoba.engine.cards import VALUE
-from escoba.engine.game import HAND_SIZE
-from escoba.engine.state import GameState
-from escoba.engine.view import View, view
+from escoba.engine.rules import HAND_SIZE
+from escoba.engine.view import View
 
 Clock = Callable[[], float]
 
@@ -156,9 +154,7 @@ class Luna:
         if len(legal) == 1:
             return legal[0]
         know = knowledge(view)
-        claim_card = -1 if view.claimable is None else int(view.claimable)
-        moves = [move_of(a, claim_card) for a in legal]
-        side = know.base.side[know.seat]
+        moves = moves_of(view, legal)
         sample = know.sample
         odds = None
         known = known_world(know)  # then every sample is the one true world
@@ -167,19 +163,37 @@ class Luna:
             sampler = PosteriorSampler(know, observations(view, know, self.beta), rng)
             sample = sampler.sample
             odds = sampler.value_odds((know.seat + 1) % know.players)
+        return self.weigh(know, legal, moves, sample, rng, odds=odds, exact=exact, one_world=known)
+
+    def weigh(
+        self,
+        know: Knowledge,
+        legal: Sequence[Action],
+        moves: Sequence[Move],
+        sample: Callable[[random.Random], RoundSim],
+        rng: random.Random,
+        *,
+        odds: Sequence[float] | None,
+        exact: Sequence[int] | None,
+        one_world: bool,
+    ) -> Action:
+        """The choice among `legal` (`moves` in the sim): each played out in
+        the worlds `sample` draws (only one when `one_world`: it is known),
+        then combined with Carmen's judgement (with the next player's `odds`
+        of holding each value) and, if given, kept to the `exact` best."""
         _, totals, worlds = search(
             sample,
             moves,
-            side,
+            know.base.side[know.seat],
             rng,
             clock=self.clock,
             budget=self.budget,
-            min_worlds=1 if known else self.min_worlds,
-            max_worlds=1 if known else self.max_worlds,
+            min_worlds=1 if one_world else self.min_worlds,
+            max_worlds=1 if one_world else self.max_worlds,
             rollout=_rollout(self.rollout, self.horizon, know),
             reply=CarmenReply(know, moves) if self.carmen_reply else None,
         )
-        judge = carmen_judge(know, odds) if self.prior else None
+        judge = Judge(know, odds) if self.prior else None
         return _combine(totals, worlds, legal, judge, self.prior, exact)
 
 
@@ -190,53 +204,3 @@ def _rollout(
     if horizon is None:
         return policy
     return partial(policy, stop=max(0, know.deck_size - horizon * HAND_SIZE * know.players))
-
-
-class Cheater:
-    """Benchmark only, never seated: Luna's search with the true hidden cards
-    (the other hands and the deck order) instead of samples. The playouts are
-    then all the same, so one world is enough; where Luna's judgement uses
-    her guess of the next player's values, the cheater's uses the true ones.
-    It measures how much Luna's uncertainty costs her: the ceiling of this
-    kind of search."""
-
-    name = "cheater"
-    display_name = "Tramposo"
-    omniscient = True
-
-    def __init__(self, **settings: Any) -> None:
-        """The same settings as `Luna` (her defaults unless given)."""
-        self.luna = Luna(**settings)
-
-    def choose_seeing(self, state: GameState, seat: int, rng: random.Random) -> Action:
-        seat_view = view(state, seat)
-        legal = legal_of(seat_view)
-        if len(legal) == 1:
-            return legal[0]
-        luna = self.luna
-        know = knowledge(seat_view)
-        true_world = RoundSim.from_state(state)
-        claim = state.round.claim
-        claim_card = -1 if claim is None else int(claim.card)
-        moves = [move_of(a, claim_card) for a in legal]
-        side = true_world.side[seat]
-        exact = solve(true_world, moves) if known_world(know) and luna.endgame else None
-        _, totals, _ = search(
-            lambda _rng: true_world,
-            moves,
-            side,
-            rng,
-            clock=time.perf_counter,
-            budget=0.0,
-            min_worlds=1,
-            max_worlds=1,
-            rollout=_rollout(luna.rollout, luna.horizon, know),
-            reply=CarmenReply(know, moves) if luna.carmen_reply else None,
-        )
-        judge = None
-        if luna.prior:
-            nxt = (seat + 1) % state.players
-            values = {VALUE[c] for c in state.round.hands[nxt]}
-            odds = [1.0 if x in values else 0.0 for x in range(11)]
-            judge = carmen_judge(know, odds if luna.beta > 0 else None)
-        return _combine(totals, 1, legal, judge, luna.prior, exact)

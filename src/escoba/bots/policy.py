@@ -1,89 +1,52 @@
-"""Card values in round points, and the fast policy that plays rounds out.
+"""The fast policy that plays rounds out in a robot's search, and the
+estimate of a round not played to its end.
 
-A round is worth about 10 points shared by the sides: 1 for most cards (of 40),
-1 for most diamonds (of 10), 1 for most sevens (of 4), 1 for the 7 of
-diamonds, and the escobas. A captured card is therefore worth roughly its
-share of the items it counts for: `CARD_GAIN` below. The playout policy is the
-greedy player that the search prototype found best for rollouts: the capture
-worth the most, and never (if it can help it) a table that sums 5 to 14 for
-the next player, who could then sweep it with one card.
+The playout policy is the greedy player that the search prototype found best
+for rollouts: the capture worth the most (`worth.CARD_GAIN`), and never (if
+it can help it) a table that sums 5 to 14 for the next player, who could then
+sweep it with one card.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from math import comb, erf
 from typing import Final
 
-from escoba.bots.sim import IS_DIAMOND, IS_SEVEN, SEVEN_D, Move, RoundSim
+from escoba.bots.sim import Move, RoundSim
+from escoba.bots.worth import CARD_GAIN, W_ESCOBA
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
-from escoba.engine.game import HAND_SIZE
+from escoba.engine.rules import HAND_SIZE
 
-W_CARD: Final = 0.12
-W_DIAMOND: Final = 0.2
-W_SEVEN: Final = 0.4
-W_SEVEN_D: Final = 1.0
-W_ESCOBA: Final = 1.0
 #: What leaving a table of 5..14 costs: the next player sweeps it with the one
 #: value that makes 15, if they hold it.
 W_SWEEP_RISK: Final = 0.7
-
-CARD_GAIN: Final[tuple[float, ...]] = tuple(
-    W_CARD
-    + (W_DIAMOND if IS_DIAMOND[c] else 0.0)
-    + (W_SEVEN if IS_SEVEN[c] else 0.0)
-    + (W_SEVEN_D if c == SEVEN_D else 0.0)
-    for c in range(40)
+#: No table sum is at risk: a last play, or a policy that does not look.
+NO_RISK: Final[tuple[float, ...]] = (0.0,) * 16
+#: Every table sum of 5..14 at the flat `W_SWEEP_RISK`.
+FLAT_RISK: Final[tuple[float, ...]] = tuple(
+    W_SWEEP_RISK if 5 <= s <= 14 else 0.0 for s in range(16)
 )
-VALUES: Final = VALUE
 
 
 def greedy_move(sim: RoundSim, avoid_sweeps: bool = True) -> Move:
     """The best immediate move for the seat on turn by `CARD_GAIN`, counting
-    the escoba, and (with `avoid_sweeps`) the risk of leaving a sweepable
-    table. A claim («LLEVAR EL 15») is a free capture: taken whenever open."""
-    seat = sim.turn
-    table = sim.table
-    if sim.claim_card >= 0 and sim.claim_seat == seat:
-        claim = best_claim(sim)
-        if claim is not None:
-            return claim
-    gain = CARD_GAIN
-    vals = tuple([VALUE[c] for c in table])
-    tsum = sum(vals)
-    ntable = len(table)
+    the escoba, and (with `avoid_sweeps`) the flat risk `W_SWEEP_RISK` of
+    leaving a sweepable table. A claim («LLEVAR EL 15») is a free capture:
+    taken whenever open."""
+    claim = best_claim(sim)
+    if claim is not None:
+        return claim
     risky = avoid_sweeps and sim.plays_left > 1
-    best_score = -1e9
-    best: Move = (False, sim.hands[seat][0], ())
-    for card in sim.hands[seat]:
-        v = VALUE[card]
-        if ntable:
-            groups = index_groups(FIFTEEN - v, vals)
-            if groups:
-                rest = tsum + v - FIFTEEN
-                for g in groups:
-                    score = gain[card]
-                    for i in g:
-                        score += gain[table[i]]
-                    if len(g) == ntable:
-                        score += W_ESCOBA
-                    elif risky and 5 <= rest <= 14:
-                        score -= W_SWEEP_RISK
-                    if score > best_score:
-                        best_score = score
-                        best = (False, card, tuple([table[i] for i in g]))
-        score = -0.5 * gain[card]
-        if risky and 5 <= tsum + v <= 14:
-            score -= W_SWEEP_RISK
-        if score > best_score:
-            best_score = score
-            best = (False, card, ())
-    return best
+    return _weighed_move(sim.hands[sim.turn], sim.table, FLAT_RISK if risky else NO_RISK, 1.0, 0.0)
 
 
 def best_claim(sim: RoundSim) -> Move | None:
     """The most valuable «LLEVAR EL 15» open to the seat on turn, if any."""
     cc = sim.claim_card
+    if cc < 0 or sim.claim_seat != sim.turn:
+        return None
     rest = [c for c in sim.table if c != cc]
     groups = index_groups(FIFTEEN - VALUE[cc], tuple([VALUE[c] for c in rest]))
     if not groups:
@@ -100,15 +63,16 @@ def best_claim(sim: RoundSim) -> Move | None:
     return best
 
 
-def playout(sim: RoundSim, stop: int = 0) -> None:
-    """Play the round on, every seat by `greedy_move`, until `stop` plays are
-    left (0: to its end)."""
+def _play_on(sim: RoundSim, stop: int, policy: Callable[[RoundSim], Move]) -> None:
+    """Play the round on, every seat by `policy`, until `stop` plays are left
+    (0: to its end)."""
     while sim.plays_left > stop:
-        move = greedy_move(sim)
-        if move[0]:
-            sim.claim(move[2])
-        else:
-            sim.play(move[1], move[2])
+        sim.apply(policy(sim))
+
+
+def playout(sim: RoundSim, stop: int = 0) -> None:
+    """Play the round on by `greedy_move` until `stop` plays are left."""
+    _play_on(sim, stop, greedy_move)
 
 
 def _next_hand(sim: RoundSim, seat: int) -> list[int]:
@@ -121,7 +85,7 @@ def _next_hand(sim: RoundSim, seat: int) -> list[int]:
     if hand or len(sim.hands[seat]) != 1 or any(sim.hands[s] for s in range(n) if s != seat):
         return hand
     k = (nxt - sim.dealer - 1) % n
-    return sim.deck[3 * k : 3 * k + 3]
+    return sim.deck[HAND_SIZE * k : HAND_SIZE * k + HAND_SIZE]
 
 
 def informed_move(sim: RoundSim) -> Move:
@@ -129,22 +93,23 @@ def informed_move(sim: RoundSim) -> Move:
     really holds (in this world) the card that sweeps, and then at its full
     worth: the escoba and the cards. Rollouts in a sampled world may use the
     world's cards: that world is what is being scored."""
+    claim = best_claim(sim)
+    if claim is not None:
+        return claim
     seat = sim.turn
-    if sim.claim_card >= 0 and sim.claim_seat == seat:
-        claim = best_claim(sim)
-        if claim is not None:
-            return claim
     threat = [0.0] * 16
     if sim.plays_left > 1:
         for c in _next_hand(sim, seat):
             threat[FIFTEEN - VALUE[c]] = 1.0
-    return _weighed_move(sim.hands[seat], sim.table, threat)
+    return _weighed_move(sim.hands[seat], sim.table, threat, W_ESCOBA, 0.15)
 
 
-def _weighed_move(hand: list[int], table: list[int], risk: list[float]) -> Move:
+def _weighed_move(
+    hand: list[int], table: list[int], risk: Sequence[float], per_sweep: float, per_card: float
+) -> Move:
     """The best play by `CARD_GAIN`, counting the escoba, where leaving a
-    table of sum s (5..14) costs `risk[s]` times what the next player's sweep
-    would take: the escoba and the cards left."""
+    table of sum s (5..14) with k cards costs `risk[s]` times what the next
+    player's sweep would take: `per_sweep + per_card * k`."""
     gain = CARD_GAIN
     vals = tuple([VALUE[c] for c in table])
     tsum = sum(vals)
@@ -164,14 +129,14 @@ def _weighed_move(hand: list[int], table: list[int], risk: list[float]) -> Move:
                     if len(g) == ntable:
                         score += W_ESCOBA
                     elif 5 <= rest <= 14:
-                        score -= risk[rest] * (W_ESCOBA + 0.15 * (ntable - len(g)))
+                        score -= risk[rest] * (per_sweep + per_card * (ntable - len(g)))
                     if score > best_score:
                         best_score = score
                         best = (False, card, tuple([table[i] for i in g]))
         score = -0.5 * gain[card]
         s = tsum + v
         if 5 <= s <= 14:
-            score -= risk[s] * (W_ESCOBA + 0.15 * (ntable + 1))
+            score -= risk[s] * (per_sweep + per_card * (ntable + 1))
         if score > best_score:
             best_score = score
             best = (False, card, ())
@@ -179,14 +144,8 @@ def _weighed_move(hand: list[int], table: list[int], risk: list[float]) -> Move:
 
 
 def informed_playout(sim: RoundSim, stop: int = 0) -> None:
-    """Play the round on, every seat by `informed_move`, until `stop` plays
-    are left (0: to its end)."""
-    while sim.plays_left > stop:
-        move = informed_move(sim)
-        if move[0]:
-            sim.claim(move[2])
-        else:
-            sim.play(move[1], move[2])
+    """Play the round on by `informed_move` until `stop` plays are left."""
+    _play_on(sim, stop, informed_move)
 
 
 #: HOLDS[u][k][h]: the chance that a hand of h cards drawn from u unknown
@@ -194,7 +153,8 @@ def informed_playout(sim: RoundSim, stop: int = 0) -> None:
 HOLDS: Final[tuple[tuple[tuple[float, ...], ...], ...]] = tuple(
     tuple(
         tuple(
-            1.0 - comb(u - k, h) / comb(u, h) if 0 <= k <= u and h <= u else 0.0 for h in range(4)
+            1.0 - comb(u - k, h) / comb(u, h) if 0 <= k <= u and h <= u else 0.0
+            for h in range(HAND_SIZE + 1)
         )
         for k in range(5)
     )
@@ -210,12 +170,10 @@ def probable_move(sim: RoundSim, unplayed: list[int]) -> Move:
     a lucky reply that a careful player would never leave nor credits the
     searcher with later plays that only a seer would find. `unplayed[x]`
     counts the cards of value x still in hands or deck."""
+    claim = best_claim(sim)
+    if claim is not None:
+        return claim
     seat = sim.turn
-    table = sim.table
-    if sim.claim_card >= 0 and sim.claim_seat == seat:
-        claim = best_claim(sim)
-        if claim is not None:
-            return claim
     hand = sim.hands[seat]
     risk = [0.0] * 16
     if sim.plays_left > 1:
@@ -231,7 +189,7 @@ def probable_move(sim: RoundSim, unplayed: list[int]) -> Move:
                 k = unplayed[x] - mine[x]
                 if k > 0:
                     risk[FIFTEEN - x] = holds[k][min(h, u)]
-    return _weighed_move(hand, table, risk)
+    return _weighed_move(hand, sim.table, risk, W_ESCOBA, 0.15)
 
 
 def probable_playout(sim: RoundSim, stop: int = 0) -> None:
@@ -245,11 +203,9 @@ def probable_playout(sim: RoundSim, stop: int = 0) -> None:
         unplayed[VALUE[c]] += 1
     while sim.plays_left > stop:
         move = probable_move(sim, unplayed)
-        if move[0]:
-            sim.claim(move[2])
-        else:
+        if not move[0]:
             unplayed[VALUE[move[1]]] -= 1
-            sim.play(move[1], move[2])
+        sim.apply(move)
 
 
 #: The playout policies by name.

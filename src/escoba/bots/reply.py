@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from escoba.bots.carmen import Judge, carmen_judge
+from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.policy import W_ESCOBA
 from escoba.bots.sim import Move, RoundSim
+from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
 
@@ -63,7 +63,7 @@ class CarmenReply:
                 hand = [c for c in know.hand if c != card]
                 sizes = list(know.hand_sizes)
                 sizes[seat] -= 1
-                judge = carmen_judge(
+                judge = Judge(
                     Knowledge(
                         seat=nxt,
                         players=n,

@@ -17,14 +17,11 @@ from bisect import insort
 from collections.abc import Sequence
 
 from escoba.engine.captures import index_groups
-from escoba.engine.cards import FIFTEEN, SEVEN_OF_DIAMONDS, VALUE
-from escoba.engine.game import HAND_SIZE
+from escoba.engine.cards import FIFTEEN, IS_DIAMOND, IS_SEVEN, SEVEN_OF_DIAMONDS, VALUE
+from escoba.engine.rules import HAND_SIZE
 from escoba.engine.seats import side_count, side_of
-from escoba.engine.state import GameState, Phase
 
 SEVEN_D = int(SEVEN_OF_DIAMONDS)
-IS_DIAMOND = tuple(c % 4 == 0 for c in range(40))
-IS_SEVEN = tuple(VALUE[c] == 7 for c in range(40))
 
 #: A move in the sim: (claim?, card, group). For a play, `card` leaves the hand
 #: and `group` is the capture (empty: the card stays on the table). For a claim
@@ -92,30 +89,6 @@ class RoundSim:
         sim.claim_card = -1
         sim.claim_seat = -1
         sim.plays_left = 0
-        return sim
-
-    @classmethod
-    def from_state(cls, state: GameState) -> RoundSim:
-        """The round in play of an engine state, every card known (for the
-        benchmark cheater and for tests)."""
-        if state.phase is not Phase.PLAYING:
-            raise ValueError("no round in play")
-        rs = state.round
-        sim = cls.empty(state.players)
-        sim.hands = [[int(c) for c in h] for h in rs.hands]
-        sim.table = sorted(int(c) for c in rs.table)
-        sim.deck = [int(c) for c in rs.deck]
-        sim.dealer = rs.dealer
-        sim.turn = rs.turn
-        for seat in range(state.players):
-            side = sim.side[seat]
-            sim.add_captured(side, [int(c) for c in rs.captured[seat]])
-            sim.escobas[side] += rs.escobas[seat]
-        sim.last = -1 if rs.last_capturer is None else rs.last_capturer
-        if rs.claim is not None:
-            sim.claim_card = int(rs.claim.card)
-            sim.claim_seat = rs.claim.seat
-        sim.plays_left = sum(len(h) for h in sim.hands) + len(sim.deck)
         return sim
 
     def add_captured(self, side: int, cards: Sequence[int]) -> None:

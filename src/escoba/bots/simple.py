@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 
 from escoba.bots.base import legal_of
-from escoba.bots.policy import CARD_GAIN, W_ESCOBA
+from escoba.bots.worth import CARD_GAIN, W_ESCOBA
 from escoba.engine.actions import Action, Claim, Play
 from escoba.engine.view import View
 

@@ -79,7 +79,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
             raise InputError("capture_not_a_list")
         return make_play(parse_card(card_text), parse_cards(capture))
     if kind == "claim":
-        group = data.get("group", data.get("cards"))
+        group = data.get("group")
         if not isinstance(group, list) or not all(isinstance(c, str) for c in group):
             raise InputError("claim_without_group")
         return make_claim(parse_cards(group))

@@ -57,6 +57,7 @@ class Card(int):
 #: lookup Python has, and robot search does millions of them.
 VALUE: Final[tuple[int, ...]] = tuple(i // 4 + 1 for i in range(40))
 IS_DIAMOND: Final[tuple[bool, ...]] = tuple(i % 4 == DIAMONDS for i in range(40))
+IS_SEVEN: Final[tuple[bool, ...]] = tuple(VALUE[i] == 7 for i in range(40))
 NOTATION: Final[tuple[str, ...]] = tuple(f"{i // 4 + 1}{SUITS[i % 4]}" for i in range(40))
 CARDS: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(40))
 _BY_NOTATION: Final[dict[str, Card]] = {NOTATION[i]: CARDS[i] for i in range(40)}
@@ -87,10 +88,6 @@ def card(value: int) -> Card:
 
 def cards_str(cards: Iterable[int]) -> list[str]:
     return [NOTATION[c] for c in cards]
-
-
-def total(cards: Iterable[int]) -> int:
-    return sum(VALUE[c] for c in cards)
 
 
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:

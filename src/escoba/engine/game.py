@@ -20,7 +20,7 @@ from escoba.engine.events import (
     RoundEnded,
     TableTaken,
 )
-from escoba.engine.rules import RuleSet
+from escoba.engine.rules import HAND_SIZE, TABLE_SIZE, RuleSet
 from escoba.engine.scoring import result_of_leaving, score_round, winner_on_points
 from escoba.engine.seats import side_count
 from escoba.engine.state import (
@@ -36,10 +36,6 @@ from escoba.engine.state import (
     RoundSummary,
     TableTake,
 )
-
-HAND_SIZE = 3
-TABLE_SIZE = 4
-
 
 # --------------------------------------------------------------------------
 # Dealing
@@ -228,7 +224,7 @@ def _verify_claim(state: GameState, seat: int, action: Claim) -> None:
     claim = rs.claim
     if claim is None:
         raise IllegalAction("no_fifteen")
-    if claim.seat != seat:  # pragma: no cover - the window is always the turn's
+    if claim.seat != seat:  # never in a state the engine made; a stored one may say so
         raise IllegalAction("not_your_fifteen")
     if not action.group:
         raise IllegalAction("empty_claim")
@@ -268,6 +264,7 @@ def _apply_claim(state: GameState, seat: int, action: Claim) -> tuple[GameState,
     if escoba:
         escobas[seat] += 1
     record = RoundAction(seat=seat, kind="claim", card=rs.claim.card, cards=taken, escoba=escoba)
+    # every field spelt out: twice as fast as dataclasses.replace, on the hottest path
     new_round = RoundState(
         number=rs.number,
         dealer=rs.dealer,
@@ -332,6 +329,7 @@ def _apply_play(state: GameState, seat: int, action: Play) -> tuple[GameState, l
         new_hands = dealt
         deals = (*deals, Deal(hands=dealt, table=(), last=not deck))
         events.append(Dealt(number=len(deals), last=not deck))
+    # every field spelt out: twice as fast as dataclasses.replace, on the hottest path
     new_round = RoundState(
         number=rs.number,
         dealer=rs.dealer,
@@ -354,6 +352,7 @@ def _apply_play(state: GameState, seat: int, action: Play) -> tuple[GameState, l
 
 
 def _replace_round(state: GameState, new_round: RoundState) -> GameState:
+    # every field spelt out: twice as fast as dataclasses.replace, on the hottest path
     return GameState(
         rules=state.rules,
         players=state.players,

@@ -8,6 +8,10 @@ from typing import Any, Final
 
 TARGETS: Final = (15, 21, 30, 31)
 SITE_TARGETS: Final = (21, 31)
+#: Cards dealt to each seat on every deal, and face up to the table on the
+#: first deal of a round: the same under every rule set.
+HAND_SIZE: Final = 3
+TABLE_SIZE: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,10 +28,6 @@ class RuleSet:
     def __post_init__(self) -> None:
         if self.target not in TARGETS:
             raise ValueError(f"target must be one of {TARGETS}, not {self.target}")
-
-    @property
-    def is_site_default(self) -> bool:
-        return self.thirty_is_double and not self.compulsory_capture
 
     def to_dict(self) -> dict[str, Any]:
         return {
