@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 
 from escoba import engine as eng
-from escoba.engine.cards import NOTATION
+from escoba.engine import parse_card
+from escoba.engine.cards import NOTATION, VALUE
 from escoba.web.app import create_app
 from escoba.web.clock import ManualClock
 from escoba.web.settings import Settings
+from escoba.words import say
 
 HX = {"HX-Request": "true"}
 
@@ -203,3 +206,39 @@ def test_board_fragment_for_htmx(client: TestClient) -> None:
     legal = {NOTATION[c] for c in range(40)}
     shown = set(re.findall(r'data-card="(\w+)"', r.text))
     assert shown <= legal
+
+
+def test_a_refused_capture_reaches_the_viewer_in_their_language(client: TestClient) -> None:
+    """The engine refuses with a code; the page says it in the viewer's
+    language, in the board fragment (HTMX) and on the whole page alike."""
+    invite = started(client)
+    client.cookies.set("lang", "en")
+    html = client.get(f"/t/{invite}").text
+    assert "Your turn!" in html
+    hand = re.findall(r'class="card hand-card" data-card="(\w+)"', html)
+    table = re.findall(r'class="card table-card[^"]*"\s+data-card="(\w+)"', html)
+    card, other = next(
+        (h, t) for h in hand for t in table if VALUE[parse_card(h)] + VALUE[parse_card(t)] != 15
+    )
+    total = VALUE[parse_card(card)] + VALUE[parse_card(other)]
+    data = {"version": version_of(html), "card": card, "capture": other, "mode": "capture"}
+    fragment = client.post(f"/t/{invite}/play", data=data, headers=HX)
+    assert fragment.status_code == 200 and "<html" not in fragment.text
+    assert f"Those cards add up to {total}, not 15." in fragment.text
+    page = client.post(f"/t/{invite}/play", data=data, follow_redirects=False)
+    assert page.status_code == 409 and "<html" in page.text
+    assert f"Those cards add up to {total}, not 15." in page.text
+    client.cookies.set("lang", "pt_BR")
+    assert f"Essas cartas somam {total}, não 15." in (
+        client.post(f"/t/{invite}/play", data=data, headers=HX).text
+    )
+    # a form that names no card, or none at all, in the viewer's words too
+    client.cookies.set("lang", "en")
+    nonsense = {**data, "card": "ZZ"}
+    r = client.post(f"/t/{invite}/play", data=nonsense, headers=HX)
+    assert escape(say("not_a_card", "en", text="ZZ")) in r.text
+    r = client.post(f"/t/{invite}/play", data={**data, "card": ""}, headers=HX)
+    assert r.status_code == 200 and say("pick_card", "en") in r.text
+    # and a refusal of the service (a stale version)
+    r = client.post(f"/t/{invite}/play", data={**data, "version": 1}, headers=HX)
+    assert escape(say("stale", "en")) in r.text

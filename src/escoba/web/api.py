@@ -79,7 +79,6 @@ class ErrorOut(BaseModel):
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (400, 403, 404, 409, 415, 422, 429, 503)
 }
-NOT_SEATED = "No estás sentado en esta mesa."  # the service's words for a command
 
 
 def refusal(
@@ -332,7 +331,7 @@ async def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> Res
     """The table as your seat sees it (a spectator's view without a token)."""
     page = service.page(invite, token, with_chat=False)
     if token is not None and page.you is None:
-        raise Forbidden(NOT_SEATED, "not_seated")
+        raise Forbidden("not_seated")
     return Response(orjson.dumps(table_json(page)), media_type="application/json")
 
 
@@ -367,8 +366,8 @@ async def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep)
     the table) or take the 15 that was left (`claim`, with `group`)."""
     try:
         action = eng.action_from_dict(body.action.model_dump())
-    except ValueError as err:
-        raise Invalid(str(err), "bad_action") from err
+    except eng.InputError as err:
+        raise Invalid("bad_action", words=err.code, **err.params) from err
     return OkOut(version=service.act(invite, token, body.version, action).version)
 
 
@@ -427,4 +426,4 @@ def _require_seat_if_named(service: TableService, invite: str, token: str | None
     """Anyone may read without a token; a token that holds no seat here is
     refused as a command refuses it, not quietly read as a spectator's."""
     if token is not None and service.seat_for(invite, token) is None:
-        raise Forbidden(NOT_SEATED, "not_seated")
+        raise Forbidden("not_seated")

@@ -177,7 +177,7 @@ def create_app(
         """The database dropped a connection (a restart) or cannot be reached:
         nothing was written; the pool renews its connections."""
         log.warning("database unavailable", extra={"path": request.url.path})
-        busy = Busy("El servidor no llegó a la base de datos: prueba otra vez.", "busy")
+        busy = Busy("busy", words="database_unavailable")
         return await service_error(request, busy)
 
     @app.exception_handler(RequestValidationError)

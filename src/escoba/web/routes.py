@@ -16,8 +16,16 @@ from fastapi.responses import (
     Response,
 )
 
-from escoba.engine import Claim, Play, make_claim, make_play, parse_card, parse_cards
-from escoba.i18n import LANG_COOKIE, choose_lang, parse_lang, translations
+from escoba.engine import (
+    Claim,
+    InputError,
+    Play,
+    make_claim,
+    make_play,
+    parse_card,
+    parse_cards,
+)
+from escoba.i18n import LANG_COOKIE, choose_lang, parse_lang
 from escoba.names import (
     Design,
     parse_design,
@@ -33,7 +41,8 @@ from escoba.web.deps import (
 )
 from escoba.web.errors import NotFound, ServiceError
 from escoba.web.service import TableService
-from escoba.web.templating import N_, error_text, render_board, render_page, render_table
+from escoba.web.templating import refusal_text, render_board, render_page, render_table
+from escoba.words import say
 
 router = APIRouter(include_in_schema=False)
 
@@ -62,8 +71,7 @@ def html_response(content: str, status_code: int = 200) -> HTMLResponse:
 def error_page(
     message: str, status_code: int, back_url: str = "/", lang: str = "es"
 ) -> HTMLResponse:
-    _ = translations(lang).gettext
-    title = _("No encontramos esa mesa") if status_code == 404 else _("No se pudo")
+    title = say("table_not_found_title" if status_code == 404 else "refused_title", lang)
     body = render_page(
         "error.html", lang, title=title, message=message, back_url=back_url, next_path=back_url
     )
@@ -72,7 +80,8 @@ def error_page(
 
 def refusal(request: Request, exc: ServiceError, back_url: str = "/") -> HTMLResponse:
     lang = lang_of(request)
-    return error_page(error_text(exc, lang), exc.status, back_url, lang)
+    settings = request.app.state.ctx.settings
+    return error_page(refusal_text(exc, lang, settings), exc.status, back_url, lang)
 
 
 @dataclass
@@ -128,13 +137,9 @@ class Visit:
         the message."""
         try:
             change()
-        except (ServiceError, ValueError) as exc:
-            if isinstance(exc, ServiceError):
-                message = error_text(exc, self.lang)
-                status_code = exc.status
-            else:
-                message = translations(self.lang).gettext(str(exc))
-                status_code = 422
+        except (ServiceError, InputError) as exc:
+            message = refusal_text(exc, self.lang, self.ctx.settings)
+            status_code = exc.status if isinstance(exc, ServiceError) else 422
             if isinstance(exc, NotFound):
                 return error_page(message, 404, lang=self.lang)
             return self.show(error=message, status_code=status_code, fragment=self.htmx)
@@ -204,7 +209,7 @@ async def create_table(
         body = render_page(
             "home.html",
             lang,
-            error=error_text(exc, lang),
+            error=refusal_text(exc, lang, ctx.settings),
             name=name,
             target=target,
             next_path="/",
@@ -234,10 +239,7 @@ async def continue_seat(invite: str, token: str, request: Request, ctx: ContextD
         return refusal(request, exc)
     if seat is None:
         lang = lang_of(request)
-        message = translations(lang).gettext(
-            "Ese enlace no corresponde a ningún lugar de esta mesa."
-        )
-        return error_page(message, 404, lang=lang)
+        return error_page(say("bad_link", lang), 404, lang=lang)
     response = RedirectResponse(f"/t/{invite}", status_code=303)
     set_seat_cookie(response, ctx, invite, token)
     return response
@@ -250,7 +252,9 @@ async def join(here: VisitDep, name: Annotated[str, Form(max_length=200)] = "") 
     except ServiceError as exc:
         if isinstance(exc, NotFound):
             return refusal(here.request, exc)
-        return here.show(error=error_text(exc, here.lang), status_code=exc.status)
+        return here.show(
+            error=refusal_text(exc, here.lang, here.ctx.settings), status_code=exc.status
+        )
     response = RedirectResponse(f"/t/{here.invite}", status_code=303)
     set_seat_cookie(response, here.ctx, here.invite, joined.token)
     return response
@@ -296,19 +300,19 @@ def parse_play(card: str, capture: str, mode: str) -> Play:
     """The play form: `card` from the hand; `capture`, the table cards taken
     (space separated), unless `mode` is «leave» (DEJAR EN LA MESA)."""
     if not card.strip():
-        raise ValueError(N_("Primero toca una carta de tu mano."))
+        raise InputError("pick_card")
     if mode == "leave":
         return make_play(parse_card(card))
     group = parse_cards(capture.replace(",", " ").split())
     if not group:
-        raise ValueError(N_("Toca las cartas de la mesa que quieres llevarte."))
+        raise InputError("pick_capture")
     return make_play(parse_card(card), group)
 
 
 def parse_claim(group: str) -> Claim:
     cards = parse_cards(group.replace(",", " ").split())
     if not cards:
-        raise ValueError(N_("Toca las cartas de la mesa que van con la carta que quedó."))
+        raise InputError("pick_claim")
     return make_claim(cards)
 
 

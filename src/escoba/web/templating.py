@@ -16,7 +16,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments import render_blocks
 from markupsafe import Markup
 
-from escoba.engine import Phase
+from escoba.engine import InputError, Phase
 from escoba.i18n import HTML_LANG, LANGUAGES, translations
 from escoba.names import (
     Design,
@@ -29,52 +29,19 @@ from escoba.web.board import and_list, board_model, who
 from escoba.web.cards_svg import card_back_svg, card_svg
 from escoba.web.errors import ServiceError
 from escoba.web.pages import TablePage, TableStatus
+from escoba.words import Limits, say
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 TEMPLATES_DIR: Final = PACKAGE_DIR / "templates"
 ROBOT_LABELS: Final = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
 
 
-def N_(message: str) -> str:
-    """Marks a string for the catalogs; it is translated where it is shown."""
-    return message
-
-
-#: Refusals from the service, by `ServiceError.code`, for the languages other
-#: than Spanish (the service's own message is Spanish and shown as is there).
-ERROR_TEXTS: Final = {
-    "stale": N_("La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar."),
-    "busy": N_("La mesa está ocupada: prueba otra vez."),
-    "no_table": N_("Esa mesa no existe."),
-    "already_started": N_("La partida ya empezó: puedes mirarla."),
-    "table_full": N_("La mesa está completa: puedes mirar la partida."),
-    "not_enough": N_("Hacen falta de 2 a 4 jugadores para empezar."),
-    "not_creator": N_("Solo quien creó la mesa puede hacer eso."),
-    "not_seated": N_("No estás sentado en esta mesa."),
-    "not_playing": N_("No juegas en esta partida."),
-    "empty_chat": N_("Escribe algo antes de enviar."),
-    "spectator": N_("Solo quienes están sentados pueden escribir."),
-    "chat_rate": N_("Vas muy rápido: espera unos segundos."),
-    "empty_name": N_("Escribe tu nombre."),
-    "bad_name": N_("El nombre tiene caracteres no válidos."),
-    "invisible_name": N_("El nombre necesita al menos una letra o un número que se vea."),
-    "robot_name": N_("Ese nombre es de robot: elige otro."),
-    "name_taken": N_(
-        "Ya hay alguien en la mesa con ese nombre o uno que se le parece: elige otro."
-    ),
-    "self_absence": N_("Eres tú quien tiene el turno: juega una carta."),
-    "already_accepted": N_("Ya aceptaste la revancha."),
-    "choose_pairs": N_("Elige MANTENER o CAMBIAR las parejas."),
-    "not_finished": N_("La partida todavía no terminó."),
-    "not_started": N_("La partida todavía no empezó."),
-}
-
-
-def error_text(exc: ServiceError, lang: str) -> str:
-    """The refusal in the viewer's language: by code, else the service's words."""
-    if lang == "es" or exc.code not in ERROR_TEXTS:
-        return exc.message
-    return translations(lang).gettext(ERROR_TEXTS[exc.code])
+def refusal_text(exc: ServiceError | InputError, lang: str, limits: Limits | None = None) -> str:
+    """A refusal in the viewer's language, from the catalog: the service's
+    by its words and values, a form's that names no card by the engine's code."""
+    if isinstance(exc, ServiceError):
+        return exc.text(lang, limits)
+    return say(exc.code, lang, limits=limits, **exc.params)
 
 
 @lru_cache(maxsize=8)
