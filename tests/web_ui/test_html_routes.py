@@ -242,3 +242,59 @@ def test_a_refused_capture_reaches_the_viewer_in_their_language(client: TestClie
     # and a refusal of the service (a stale version)
     r = client.post(f"/t/{invite}/play", data={**data, "version": 1}, headers=HX)
     assert escape(say("stale", "en")) in r.text
+
+
+def _app(tmp_path: Path, clock: ManualClock, **changed: object) -> TestClient:
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'limits.db'}",
+        robot_inline=True,
+        robot_delay=0,
+        secret_key="ui-test-secret",
+        **changed,  # type: ignore[arg-type]
+    )
+    app = create_app(settings, clock=clock, rng=random.Random(3), brain=first_legal)
+    return TestClient(app)
+
+
+def test_the_forms_take_their_lengths_from_the_settings(tmp_path: Path) -> None:
+    with _app(tmp_path, ManualClock(), name_max_length=12, chat_max_length=80) as ana:
+        assert 'name="name" required maxlength="12"' in ana.get("/").text
+        invite = create(ana)
+        assert 'name="text" maxlength="80"' in ana.get(f"/t/{invite}").text
+        visitor = TestClient(ana.app)
+        assert 'name="name" required maxlength="12"' in visitor.get(f"/t/{invite}").text
+        too_long = visitor.post(f"/t/{invite}/join", data={"name": "B" * 13})
+        assert too_long.status_code == 422 and "máximo 12 letras" in too_long.text
+        said = ana.post(f"/t/{invite}/chat", data={"text": "x" * 81}, headers=HX)
+        assert "máximo 80 letras" in said.text
+
+
+def test_the_hours_of_absence_and_days_of_expiry_come_from_the_settings(tmp_path: Path) -> None:
+    """With ESCOBA_ABSENCE_HOURS=100, the refusal before them and the notice
+    after say 100; with ESCOBA_EXPIRY_DAYS=3, the expired table says 3."""
+    clock = ManualClock()
+    with _app(tmp_path, clock, absence_hours=100, expiry_days=3) as ana:
+        invite = create(ana)
+        beto = TestClient(ana.app)
+        beto.post(f"/t/{invite}/join", data={"name": "Beto"})
+        ana.post(f"/t/{invite}/start", data={"version": version_of(ana.get(f"/t/{invite}").text)})
+        pages = {who: who.get(f"/t/{invite}").text for who in (ana, beto)}
+        waiting = next(who for who, html in pages.items() if 'data-my-turn="false"' in html)
+        clock.advance(hours=50)
+        v = version_of(pages[waiting])
+        early = waiting.post(f"/t/{invite}/absence", data={"version": v}, follow_redirects=False)
+        assert early.status_code == 409
+        assert "el jugador de turno tiene 100 horas para jugar" in early.text
+        waiting.cookies.set("lang", "en")
+        fragment = waiting.post(f"/t/{invite}/absence", data={"version": v}, headers=HX)
+        assert escape(say("not_absent", "en", hours=100)) in fragment.text
+        waiting.cookies.set("lang", "es")
+        clock.advance(hours=51)
+        notice = waiting.get(f"/t/{invite}").text
+        assert "lleva más de 100 horas sin jugar." in notice and "48 horas" not in notice
+        # another table, left alone for the expiry days
+        other = create(ana, "Ana")
+        clock.advance(days=4)
+        assert service(ana).expire() >= 1
+        expired = ana.get(f"/t/{other}").text
+        assert "Pasaron 3 días sin jugadas" in expired

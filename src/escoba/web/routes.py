@@ -41,7 +41,14 @@ from escoba.web.deps import (
 )
 from escoba.web.errors import NotFound, ServiceError
 from escoba.web.service import TableService
-from escoba.web.templating import refusal_text, render_board, render_page, render_table
+from escoba.web.settings import PageLimits
+from escoba.web.templating import (
+    DEFAULT_LIMITS,
+    refusal_text,
+    render_board,
+    render_page,
+    render_table,
+)
 from escoba.words import say
 
 router = APIRouter(include_in_schema=False)
@@ -68,20 +75,35 @@ def html_response(content: str, status_code: int = 200) -> HTMLResponse:
     return HTMLResponse(content, status_code=status_code, headers={"Cache-Control": "no-store"})
 
 
+def limits_of(request: Request) -> PageLimits:
+    """The settings this app's pages quote."""
+    ctx: AppContext = request.app.state.ctx
+    return ctx.settings.limits
+
+
 def error_page(
-    message: str, status_code: int, back_url: str = "/", lang: str = "es"
+    message: str,
+    status_code: int,
+    back_url: str = "/",
+    lang: str = "es",
+    limits: PageLimits = DEFAULT_LIMITS,
 ) -> HTMLResponse:
     title = say("table_not_found_title" if status_code == 404 else "refused_title", lang)
     body = render_page(
-        "error.html", lang, title=title, message=message, back_url=back_url, next_path=back_url
+        "error.html",
+        lang,
+        limits,
+        title=title,
+        message=message,
+        back_url=back_url,
+        next_path=back_url,
     )
     return html_response(body, status_code)
 
 
 def refusal(request: Request, exc: ServiceError, back_url: str = "/") -> HTMLResponse:
-    lang = lang_of(request)
-    settings = request.app.state.ctx.settings
-    return error_page(refusal_text(exc, lang, settings), exc.status, back_url, lang)
+    lang, limits = lang_of(request), limits_of(request)
+    return error_page(refusal_text(exc, lang, limits), exc.status, back_url, lang, limits)
 
 
 @dataclass
@@ -105,6 +127,14 @@ class Visit:
     def htmx(self) -> bool:
         return is_htmx(self.request)
 
+    @property
+    def limits(self) -> PageLimits:
+        return self.ctx.settings.limits
+
+    def refusal_text(self, exc: ServiceError | InputError) -> str:
+        """A refusal in this viewer's language."""
+        return refusal_text(exc, self.lang, self.limits)
+
     def show(
         self, error: str | None = None, status_code: int = 200, fragment: bool = False
     ) -> HTMLResponse:
@@ -115,12 +145,15 @@ class Visit:
         except ServiceError as exc:
             return refusal(self.request, exc)
         if fragment:
-            return html_response(render_board(page, self.design, self.lang, error=error))
+            return html_response(
+                render_board(page, self.design, self.lang, self.limits, error=error)
+            )
         url = invite_url(self.request, self.ctx, self.invite)
         body = render_table(
             page,
             self.design,
             self.lang,
+            self.limits,
             error=error,
             watching=self.request.query_params.get("mirar") == "1",
             invite_url=url,
@@ -138,10 +171,10 @@ class Visit:
         try:
             change()
         except (ServiceError, InputError) as exc:
-            message = refusal_text(exc, self.lang, self.ctx.settings)
+            message = self.refusal_text(exc)
             status_code = exc.status if isinstance(exc, ServiceError) else 422
             if isinstance(exc, NotFound):
-                return error_page(message, 404, lang=self.lang)
+                return error_page(message, 404, lang=self.lang, limits=self.limits)
             return self.show(error=message, status_code=status_code, fragment=self.htmx)
         if self.htmx:
             return self.show(fragment=True)
@@ -168,7 +201,13 @@ VersionForm = Annotated[int, Form()]
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
     body = render_page(
-        "home.html", lang_of(request), error=None, name=None, target=None, next_path="/"
+        "home.html",
+        lang_of(request),
+        limits_of(request),
+        error=None,
+        name=None,
+        target=None,
+        next_path="/",
     )
     return html_response(body)
 
@@ -205,11 +244,12 @@ async def create_table(
     try:
         joined = ctx.service.create_table(name, target)
     except ServiceError as exc:
-        lang = lang_of(request)
+        lang, limits = lang_of(request), limits_of(request)
         body = render_page(
             "home.html",
             lang,
-            error=refusal_text(exc, lang, ctx.settings),
+            limits,
+            error=refusal_text(exc, lang, limits),
             name=name,
             target=target,
             next_path="/",
@@ -239,7 +279,7 @@ async def continue_seat(invite: str, token: str, request: Request, ctx: ContextD
         return refusal(request, exc)
     if seat is None:
         lang = lang_of(request)
-        return error_page(say("bad_link", lang), 404, lang=lang)
+        return error_page(say("bad_link", lang), 404, lang=lang, limits=limits_of(request))
     response = RedirectResponse(f"/t/{invite}", status_code=303)
     set_seat_cookie(response, ctx, invite, token)
     return response
@@ -252,9 +292,7 @@ async def join(here: VisitDep, name: Annotated[str, Form(max_length=200)] = "") 
     except ServiceError as exc:
         if isinstance(exc, NotFound):
             return refusal(here.request, exc)
-        return here.show(
-            error=refusal_text(exc, here.lang, here.ctx.settings), status_code=exc.status
-        )
+        return here.show(error=here.refusal_text(exc), status_code=exc.status)
     response = RedirectResponse(f"/t/{here.invite}", status_code=303)
     set_seat_cookie(response, here.ctx, here.invite, joined.token)
     return response

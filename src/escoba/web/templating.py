@@ -1,5 +1,6 @@
-"""Templating: one Jinja2 environment per language, its gettext installed,
-and the renderers of pages. Templates are pages with named blocks
+"""Templating: one Jinja2 environment per language (and settings the pages
+quote, `PageLimits`), its gettext and the catalog of words (`say`,
+`say_html`) installed, and the renderers of pages. Templates are pages with named blocks
 (jinja2-fragments): `table.html` renders the whole page, or only its `board`
 and `chat` blocks for an HTMX swap.
 """
@@ -29,7 +30,8 @@ from escoba.web.board import and_list, board_model, who
 from escoba.web.cards_svg import card_back_svg, card_svg
 from escoba.web.errors import ServiceError
 from escoba.web.pages import TablePage, TableStatus
-from escoba.words import Limits, say
+from escoba.web.settings import PageLimits
+from escoba.words import Limits, say, say_html
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 TEMPLATES_DIR: Final = PACKAGE_DIR / "templates"
@@ -44,10 +46,17 @@ def refusal_text(exc: ServiceError | InputError, lang: str, limits: Limits | Non
     return say(exc.code, lang, limits=limits, **exc.params)
 
 
-@lru_cache(maxsize=8)
-def environment(lang: str = "es") -> Environment:
+DEFAULT_LIMITS: Final = PageLimits()
+
+
+@lru_cache(maxsize=16)
+def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Environment:
     """One environment per language, its catalog installed for `_()` and
-    `{% trans %}` (newstyle: arguments are escaped, `%(name)s` placeholders)."""
+    `{% trans %}` (newstyle: arguments are escaped, `%(name)s` placeholders),
+    and the catalog of words: `say(code, **values)` (plain, escaped by the
+    page) and `say_html(code, **values)` (names kept as markup), with the
+    hours, days and lengths of `limits`, which the forms' `maxlength` also
+    reads (`limits.name_max_length`). An app has one `limits`: its settings'."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         autoescape=select_autoescape(["html"]),
@@ -65,6 +74,9 @@ def environment(lang: str = "es") -> Environment:
 
     env.globals.update(
         lang=lang,
+        limits=limits,
+        say=lambda code, **values: say(code, lang, limits=limits, **values),
+        say_html=lambda code, **values: say_html(code, lang, limits=limits, **values),
         html_lang=HTML_LANG.get(lang, "es"),
         languages=LANGUAGES,
         card_svg=card_face,
@@ -122,6 +134,7 @@ def table_context(
     invite_url: str | None = None,
     lang: str = "es",
     continue_url: str | None = None,
+    limits: PageLimits = DEFAULT_LIMITS,
 ) -> dict[str, Any]:
     return {
         "continue_url": continue_url,
@@ -134,18 +147,33 @@ def table_context(
     }
 
 
-def render_page(template: str, lang: str = "es", **context: Any) -> str:
-    return environment(lang).get_template(template).render(**context)
+def render_page(
+    template: str, lang: str = "es", limits: PageLimits = DEFAULT_LIMITS, **context: Any
+) -> str:
+    return environment(lang, limits).get_template(template).render(**context)
 
 
-def render_table(page: TablePage, design: Design, lang: str = "es", **extra: Any) -> str:
+def render_table(
+    page: TablePage,
+    design: Design,
+    lang: str = "es",
+    limits: PageLimits = DEFAULT_LIMITS,
+    **extra: Any,
+) -> str:
     """The whole table page."""
-    context = table_context(page, design, lang=lang, **extra)
-    return render_page("table.html", lang, next_path=f"/t/{page.invite}", **context)
+    context = table_context(page, design, lang=lang, limits=limits, **extra)
+    return render_page("table.html", lang, limits, next_path=f"/t/{page.invite}", **context)
 
 
-def render_board(page: TablePage, design: Design, lang: str = "es", **extra: Any) -> str:
+def render_board(
+    page: TablePage,
+    design: Design,
+    lang: str = "es",
+    limits: PageLimits = DEFAULT_LIMITS,
+    **extra: Any,
+) -> str:
     """The `board` block plus the chat log as an out-of-band swap: what an
     HTMX request (a refresh after an SSE «update», or an action) gets back."""
-    context = table_context(page, design, lang=lang, **extra)
-    return str(render_blocks(environment(lang), "table.html", ["board", "chat"], **context))
+    context = table_context(page, design, lang=lang, limits=limits, **extra)
+    env = environment(lang, limits)
+    return str(render_blocks(env, "table.html", ["board", "chat"], **context))
