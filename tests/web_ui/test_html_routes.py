@@ -292,6 +292,11 @@ def test_the_hours_of_absence_and_days_of_expiry_come_from_the_settings(tmp_path
         clock.advance(hours=51)
         notice = waiting.get(f"/t/{invite}").text
         assert "lleva más de 100 horas sin jugar." in notice and "48 horas" not in notice
+        ended = waiting.post(f"/t/{invite}/absence", data={"version": version_of(notice)})
+        assert ended.status_code == 200 and "no jugó en más de 100 horas." in ended.text
+        waiting.cookies.set("lang", "en")
+        assert "did not play for more than 100 hours." in waiting.get(f"/t/{invite}").text
+        waiting.cookies.set("lang", "es")
         # another table, left alone for the expiry days
         other = create(ana, "Ana")
         clock.advance(days=4)

@@ -41,9 +41,8 @@ from escoba.web.deps import (
 )
 from escoba.web.errors import NotFound, ServiceError
 from escoba.web.service import TableService
-from escoba.web.settings import PageLimits
+from escoba.web.settings import DEFAULT_LIMITS, PageLimits
 from escoba.web.templating import (
-    DEFAULT_LIMITS,
     refusal_text,
     render_board,
     render_page,

@@ -136,3 +136,7 @@ class PageLimits:
     expiry_days: float = _default("expiry_days")
     name_max_length: int = int(_default("name_max_length"))
     chat_max_length: int = int(_default("chat_max_length"))
+
+
+#: The settings' own values, for pages made without an app (tests, tools).
+DEFAULT_LIMITS = PageLimits()

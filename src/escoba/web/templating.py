@@ -30,7 +30,7 @@ from escoba.web.board import and_list, board_model, who
 from escoba.web.cards_svg import card_back_svg, card_svg
 from escoba.web.errors import ServiceError
 from escoba.web.pages import TablePage, TableStatus
-from escoba.web.settings import PageLimits
+from escoba.web.settings import DEFAULT_LIMITS, PageLimits
 from escoba.words import Limits, say, say_html
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
@@ -44,9 +44,6 @@ def refusal_text(exc: ServiceError | InputError, lang: str, limits: Limits | Non
     if isinstance(exc, ServiceError):
         return exc.text(lang, limits)
     return say(exc.code, lang, limits=limits, **exc.params)
-
-
-DEFAULT_LIMITS: Final = PageLimits()
 
 
 @lru_cache(maxsize=16)
@@ -140,7 +137,7 @@ def table_context(
         "continue_url": continue_url,
         "page": page,
         "design": design,
-        "board": board_model(page, design, lang),
+        "board": board_model(page, design, lang, limits),
         "error": error,
         "watching": watching,
         "invite_url": invite_url,
