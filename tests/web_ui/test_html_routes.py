@@ -303,3 +303,50 @@ def test_the_hours_of_absence_and_days_of_expiry_come_from_the_settings(tmp_path
         assert service(ana).expire() >= 1
         expired = ana.get(f"/t/{other}").text
         assert "Pasaron 3 días sin jugadas" in expired
+
+
+def _error_page_in(response: object, code: str, lang: str, status: int) -> None:
+    r = response
+    assert r.status_code == status, r.text[:300]  # type: ignore[attr-defined]
+    assert r.headers["content-type"].startswith("text/html")  # type: ignore[attr-defined]
+    html_lang = {"en": "en", "pt_BR": "pt-BR", "es": "es"}[lang]
+    assert f'<html lang="{html_lang}">' in r.text  # type: ignore[attr-defined]
+    assert escape(say(code, lang)) in r.text  # type: ignore[attr-defined]
+
+
+def test_the_app_s_own_error_pages_speak_the_viewer_s_language(client: TestClient) -> None:
+    """Not the routes' refusals: what the app answers for them — an unknown
+    table's live stream, a page that does not exist, a wrong method, a form
+    FastAPI could not read, a bug — a page in the viewer's language."""
+    client.cookies.set("lang", "en")
+    _error_page_in(client.get("/t/XXXXXXXX/events"), "no_table", "en", 404)
+    _error_page_in(client.get("/no/such/page"), "page_not_found", "en", 404)
+    wrong = client.get("/t/XXXXXXXX/play")
+    _error_page_in(wrong, "wrong_method", "en", 405)
+    assert "POST" in wrong.headers["allow"]
+    invite = create(client)
+    bad = client.post(f"/t/{invite}/play", data={"version": "many"})
+    _error_page_in(bad, "bad_form", "en", 422)
+    # no cookie: the browser's Accept-Language
+    browser = TestClient(client.app)
+    lost = browser.get("/no/such/page", headers={"accept-language": "pt-BR,pt;q=0.9"})
+    _error_page_in(lost, "page_not_found", "pt_BR", 404)
+    # the API keeps its own shape
+    api = browser.get("/api/no/such/thing")
+    assert api.status_code == 404 and api.json()["error"] == "not_found"
+
+
+def test_a_bug_is_a_page_in_the_viewer_s_language(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    invite = create(client)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(service(client), "page", broken)
+    visitor = TestClient(client.app, raise_server_exceptions=False)
+    visitor.cookies.set("lang", "en")
+    _error_page_in(visitor.get(f"/t/{invite}"), "server_error", "en", 500)
+    api = visitor.get(f"/api/tables/{invite}")
+    assert api.status_code == 500 and api.text == "Internal Server Error"

@@ -5,7 +5,7 @@ whole page, or the board fragment for HTMX) or redirects to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -25,7 +25,7 @@ from escoba.engine import (
     parse_card,
     parse_cards,
 )
-from escoba.i18n import LANG_COOKIE, choose_lang, parse_lang
+from escoba.i18n import LANG_COOKIE, parse_lang
 from escoba.names import (
     Design,
     parse_design,
@@ -35,6 +35,7 @@ from escoba.web.deps import (
     DECK_COOKIE,
     AppContext,
     ContextDep,
+    lang_of,
     public_base_url,
     seat_token_from_cookie,
     set_seat_cookie,
@@ -61,11 +62,6 @@ def design_of(request: Request) -> Design:
     return parse_design(request.cookies.get(DECK_COOKIE))
 
 
-def lang_of(request: Request) -> str:
-    """The viewer's language: the `lang` cookie, else Accept-Language."""
-    return choose_lang(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"))
-
-
 def invite_url(request: Request, ctx: AppContext, invite: str) -> str:
     return f"{public_base_url(request, ctx.settings)}/t/{invite}"
 
@@ -86,18 +82,24 @@ def error_page(
     back_url: str = "/",
     lang: str = "es",
     limits: PageLimits = DEFAULT_LIMITS,
+    title: str | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> HTMLResponse:
-    title = say("table_not_found_title" if status_code == 404 else "refused_title", lang)
+    """A page with one refusal on it; `title` is a code of the catalog (by
+    default: no such table for a 404, «could not» otherwise)."""
+    title = title or ("table_not_found_title" if status_code == 404 else "refused_title")
     body = render_page(
         "error.html",
         lang,
         limits,
-        title=title,
+        title=say(title, lang),
         message=message,
         back_url=back_url,
         next_path=back_url,
     )
-    return html_response(body, status_code)
+    response = html_response(body, status_code)
+    response.headers.update(headers or {})
+    return response
 
 
 def refusal(request: Request, exc: ServiceError, back_url: str = "/") -> HTMLResponse:
