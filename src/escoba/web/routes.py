@@ -43,12 +43,7 @@ from escoba.web.deps import (
 from escoba.web.errors import NotFound, ServiceError
 from escoba.web.service import TableService
 from escoba.web.settings import DEFAULT_LIMITS, PageLimits
-from escoba.web.templating import (
-    refusal_text,
-    render_board,
-    render_page,
-    render_table,
-)
+from escoba.web.templating import refusal_text, render_board, render_page, render_table
 from escoba.words import say
 
 router = APIRouter(include_in_schema=False)

@@ -1,8 +1,8 @@
 """Templating: one Jinja2 environment per language (and settings the pages
-quote, `PageLimits`), its gettext and the catalog of words (`say`,
-`say_html`) installed, and the renderers of pages. Templates are pages with named blocks
-(jinja2-fragments): `table.html` renders the whole page, or only its `board`
-and `chat` blocks for an HTMX swap.
+quote, `PageLimits`), with its gettext and the catalog of words (`say`,
+`say_html`) installed, and the renderers of pages. Templates are pages with
+named blocks (jinja2-fragments): `table.html` renders the whole page, or
+only its `board` and `chat` blocks for an HTMX swap.
 """
 
 from __future__ import annotations
