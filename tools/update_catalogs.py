@@ -4,7 +4,7 @@
 
 extracts the Spanish source strings (babel.cfg) into messages.pot, merges them
 into each language's .po (new strings arrive untranslated; translate them in
-the .po) and compiles the .mo files that the app loads.
+the .po; strings gone from the source leave it) and compiles the .mo files that the app loads.
 """
 
 from __future__ import annotations
@@ -31,7 +31,9 @@ def main() -> int:
     for lang in TRANSLATED:
         po = po_path(lang)
         if po.exists():
-            cmd = ["update", "-i", str(pot), "-l", lang, "-o", str(po), "--no-fuzzy-matching"]
+            # a string gone from the source goes from the .po (git keeps its history)
+            cmd = ["update", "-i", str(pot), "-l", lang, "-o", str(po)]
+            cmd += ["--no-fuzzy-matching", "--ignore-obsolete"]
         else:
             po.parent.mkdir(parents=True, exist_ok=True)
             cmd = ["init", "-i", str(pot), "-l", lang, "-o", str(po)]

@@ -120,6 +120,10 @@ CATALOG: Final[Mapping[str, Message]] = {
     "not_your_fifteen": sentence("Solo el jugador siguiente puede llevar ese 15."),
     "empty_claim": sentence("Elige las cartas de la mesa que suman 15."),
     "claim_includes_card": sentence("La carta %(card)s ya va en el 15: elige las otras."),
+    # the API's claim names every card it takes, the left one first
+    "claim_missing_card": sentence(
+        "LLEVAR EL 15 se lleva la carta que quedó en la mesa: incluye %(card)s en las cartas."
+    ),
     # -- Moves that cannot be read (escoba.engine: InputError) -------------
     "not_a_card": sentence("«%(text)s» no es una carta (se escribe valor y palo: 7D, 10S)."),
     "action_not_object": sentence("La jugada debe ser un objeto JSON."),

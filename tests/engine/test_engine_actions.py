@@ -239,8 +239,9 @@ def test_an_illegal_action_is_a_code_and_values_whole_across_processes() -> None
     again = pickle.loads(pickle.dumps(err))
     assert (again.code, again.params) == ("not_in_hand", {"card": "3H"})
     assert str(again) == "not_in_hand card='3H'"
-    # deprecated, until escoba.web asks the catalog itself
-    assert again.message == "La carta 3H no está en tu mano."
+    assert not hasattr(again, "message")  # no sentence on the error: escoba.words says it
+    unread = InputError("not_a_card", text="7Z")
+    assert str(unread) == "not_a_card text='7Z'" and isinstance(unread, ValueError)
 
 
 def test_a_play_without_a_capture_leaves_its_card_and_a_claim_names_its_group() -> None:

@@ -90,7 +90,7 @@ def _raised_codes() -> dict[tuple[str, int], str]:
             if isinstance(code, str) and isinstance(status, int):
                 where = f"{path.relative_to(SRC)}:{node.lineno}"
                 found.setdefault((code, status), where)
-    for status, (code, _) in HTTP_REFUSALS.items():
+    for status, code in HTTP_REFUSALS.items():
         found.setdefault((code, status), "web/api.py HTTP_REFUSALS")
     return found
 

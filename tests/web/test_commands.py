@@ -32,11 +32,11 @@ def test_expire_command_ends_week_old_tables(db_url: str, monkeypatch: pytest.Mo
     runner = CliRunner()
     result = runner.invoke(app, ["expire"])
     assert result.exit_code == 0, result.output
-    assert "Mesas vencidas: 1" in result.output
+    assert "Tables expired: 1" in result.output
     assert service.page(stale.invite, None).status == "expired"
     assert service.page(recent.invite, None).status == "lobby"
     again = runner.invoke(app, ["expire"])
-    assert "Mesas vencidas: 0" in again.output
+    assert "Tables expired: 0" in again.output
     db.dispose()
 
 
@@ -46,6 +46,7 @@ def test_migrate_command_is_idempotent(db_url: str, monkeypatch: pytest.MonkeyPa
     for _ in range(2):
         result = runner.invoke(app, ["migrate"])
         assert result.exit_code == 0, result.output
+        assert result.output == "Schema up to date.\n"
     db = Database(Settings(database_url=db_url).sqlalchemy_url)
     assert len(db.secret()) == 64
     db.dispose()

@@ -17,11 +17,13 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 from sqlalchemy import create_engine, text
 
 from escoba.web.db import migrate
 from escoba.web.security import BodyLimitMiddleware
 from escoba.web.settings import Settings
+from escoba.words import say
 
 from .helpers import run_async
 from .servers import Server, open_stream, wait_until
@@ -123,6 +125,34 @@ def test_a_chunked_body_is_refused_once_the_cap_is_passed_not_read_to_its_end() 
     sent = _through_the_cap((b"transfer-encoding", b"chunked"), endless)
     assert sent[0]["status"] == 413
     assert received == CAP // 8192 + 1
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [((b"cookie", b"lang=en"), "en"), ((b"accept-language", b"pt-BR,pt;q=0.9"), "pt_BR")],
+)
+def test_a_page_s_oversized_body_is_refused_in_the_viewer_s_language(
+    header: tuple[bytes, bytes], lang: str
+) -> None:
+    """The page says it in the viewer's language (the API's `message` stays
+    Spanish: the API's own words are another change)."""
+    sent: list[dict[str, Any]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the app must not run")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def receive() -> dict[str, Any]:
+        raise AssertionError("a declared length over the cap is refused unread")
+
+    headers = [(b"content-length", str(OVER).encode()), header]
+    scope = {"type": "http", "method": "POST", "path": "/tables", "headers": headers}
+    run_async(BodyLimitMiddleware(app, CAP, 10)(scope, receive, send))
+    page = sent[1]["body"].decode()
+    assert sent[0]["status"] == 413 and f'<html lang="{lang.replace("_", "-")}">' in page
+    assert str(escape(say("too_large", lang, kb=64))) in page
 
 
 @pytest.mark.parametrize("length", ["12x", "²", "-1", "9" * 40])

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 from sqlalchemy import create_engine, text
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from escoba.web.app import create_app
 from escoba.web.clock import ManualClock
 from escoba.web.settings import Settings
+from escoba.words import say
 
 from .conftest import first_legal
 from .helpers import cards_in, create, hidden_cards, join, page_table, service_of, table_version
@@ -343,6 +345,27 @@ def test_joining_is_rate_limited_per_ip_with_a_clear_429(
         assert "espera" in r.json()["message"] and int(r.headers["retry-after"]) > 0
         r = client.post("/tables", data={"name": "Ana"})
         assert r.status_code == 429 and "espera" in r.text
+
+
+def test_the_guard_s_refusals_speak_the_viewer_s_language(
+    settings: Settings, clock: ManualClock
+) -> None:
+    """A cross-site post and a rate limit, on a page: in the viewer's
+    language (the `lang` cookie, else Accept-Language); the API's stay Spanish."""
+    with _html_client(_limited(settings, rate_join_per_ip=1), clock) as client:
+        client.cookies.set("lang", "en")
+        evil = {"Origin": "https://evil.example"}
+        r = client.post("/tables", data={"name": "Ana"}, headers=evil)
+        assert r.status_code == 403 and '<html lang="en">' in r.text
+        assert escape(say("forbidden_origin", "en")) in r.text
+        assert client.post("/tables", data={"name": "Ana"}).status_code < 400
+        r = client.post("/tables", data={"name": "Ana"})
+        assert r.status_code == 429 and escape(say("rate_join", "en")) in r.text
+        client.cookies.delete("lang")
+        r = client.post("/t/x/join", data={"name": "Ana"}, headers={"accept-language": "pt-BR"})
+        assert r.status_code == 429 and escape(say("rate_join", "pt_BR")) in r.text
+        api = client.post("/api/tables", json={"name": "Ana"}, headers={"accept-language": "en"})
+        assert api.status_code == 429 and api.json()["message"] == say("rate_join", "es")
 
 
 def test_acting_is_rate_limited_per_seat_and_per_ip(settings: Settings, clock: ManualClock) -> None:

@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 
 from escoba import engine as eng
-from escoba.engine.cards import NOTATION
+from escoba.engine import parse_card
+from escoba.engine.cards import NOTATION, VALUE
 from escoba.web.app import create_app
 from escoba.web.clock import ManualClock
 from escoba.web.settings import Settings
+from escoba.words import say
 
 HX = {"HX-Request": "true"}
 
@@ -203,3 +206,147 @@ def test_board_fragment_for_htmx(client: TestClient) -> None:
     legal = {NOTATION[c] for c in range(40)}
     shown = set(re.findall(r'data-card="(\w+)"', r.text))
     assert shown <= legal
+
+
+def test_a_refused_capture_reaches_the_viewer_in_their_language(client: TestClient) -> None:
+    """The engine refuses with a code; the page says it in the viewer's
+    language, in the board fragment (HTMX) and on the whole page alike."""
+    invite = started(client)
+    client.cookies.set("lang", "en")
+    html = client.get(f"/t/{invite}").text
+    assert "Your turn!" in html
+    hand = re.findall(r'class="card hand-card" data-card="(\w+)"', html)
+    table = re.findall(r'class="card table-card[^"]*"\s+data-card="(\w+)"', html)
+    card, other = next(
+        (h, t) for h in hand for t in table if VALUE[parse_card(h)] + VALUE[parse_card(t)] != 15
+    )
+    total = VALUE[parse_card(card)] + VALUE[parse_card(other)]
+    data = {"version": version_of(html), "card": card, "capture": other, "mode": "capture"}
+    fragment = client.post(f"/t/{invite}/play", data=data, headers=HX)
+    assert fragment.status_code == 200 and "<html" not in fragment.text
+    assert f"Those cards add up to {total}, not 15." in fragment.text
+    page = client.post(f"/t/{invite}/play", data=data, follow_redirects=False)
+    assert page.status_code == 409 and "<html" in page.text
+    assert f"Those cards add up to {total}, not 15." in page.text
+    client.cookies.set("lang", "pt_BR")
+    assert f"Essas cartas somam {total}, não 15." in (
+        client.post(f"/t/{invite}/play", data=data, headers=HX).text
+    )
+    # a form that names no card, or none at all, in the viewer's words too
+    client.cookies.set("lang", "en")
+    nonsense = {**data, "card": "ZZ"}
+    r = client.post(f"/t/{invite}/play", data=nonsense, headers=HX)
+    assert escape(say("not_a_card", "en", text="ZZ")) in r.text
+    r = client.post(f"/t/{invite}/play", data={**data, "card": ""}, headers=HX)
+    assert r.status_code == 200 and say("pick_card", "en") in r.text
+    # and a refusal of the service (a stale version)
+    r = client.post(f"/t/{invite}/play", data={**data, "version": 1}, headers=HX)
+    assert escape(say("stale", "en")) in r.text
+
+
+def _app(tmp_path: Path, clock: ManualClock, **changed: object) -> TestClient:
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'limits.db'}",
+        robot_inline=True,
+        robot_delay=0,
+        secret_key="ui-test-secret",
+        **changed,  # type: ignore[arg-type]
+    )
+    app = create_app(settings, clock=clock, rng=random.Random(3), brain=first_legal)
+    return TestClient(app)
+
+
+def test_the_forms_take_their_lengths_from_the_settings(tmp_path: Path) -> None:
+    with _app(tmp_path, ManualClock(), name_max_length=12, chat_max_length=80) as ana:
+        assert 'name="name" required maxlength="12"' in ana.get("/").text
+        invite = create(ana)
+        assert 'name="text" maxlength="80"' in ana.get(f"/t/{invite}").text
+        visitor = TestClient(ana.app)
+        assert 'name="name" required maxlength="12"' in visitor.get(f"/t/{invite}").text
+        too_long = visitor.post(f"/t/{invite}/join", data={"name": "B" * 13})
+        assert too_long.status_code == 422 and "máximo 12 letras" in too_long.text
+        said = ana.post(f"/t/{invite}/chat", data={"text": "x" * 81}, headers=HX)
+        assert "máximo 80 letras" in said.text
+
+
+def test_the_hours_of_absence_and_days_of_expiry_come_from_the_settings(tmp_path: Path) -> None:
+    """With ESCOBA_ABSENCE_HOURS=100, the refusal before them and the notice
+    after say 100; with ESCOBA_EXPIRY_DAYS=3, the expired table says 3."""
+    clock = ManualClock()
+    with _app(tmp_path, clock, absence_hours=100, expiry_days=3) as ana:
+        invite = create(ana)
+        beto = TestClient(ana.app)
+        beto.post(f"/t/{invite}/join", data={"name": "Beto"})
+        ana.post(f"/t/{invite}/start", data={"version": version_of(ana.get(f"/t/{invite}").text)})
+        pages = {who: who.get(f"/t/{invite}").text for who in (ana, beto)}
+        waiting = next(who for who, html in pages.items() if 'data-my-turn="false"' in html)
+        clock.advance(hours=50)
+        v = version_of(pages[waiting])
+        early = waiting.post(f"/t/{invite}/absence", data={"version": v}, follow_redirects=False)
+        assert early.status_code == 409
+        assert "el jugador de turno tiene 100 horas para jugar" in early.text
+        waiting.cookies.set("lang", "en")
+        fragment = waiting.post(f"/t/{invite}/absence", data={"version": v}, headers=HX)
+        assert escape(say("not_absent", "en", hours=100)) in fragment.text
+        waiting.cookies.set("lang", "es")
+        clock.advance(hours=51)
+        notice = waiting.get(f"/t/{invite}").text
+        assert "lleva más de 100 horas sin jugar." in notice and "48 horas" not in notice
+        ended = waiting.post(f"/t/{invite}/absence", data={"version": version_of(notice)})
+        assert ended.status_code == 200 and "no jugó en más de 100 horas." in ended.text
+        waiting.cookies.set("lang", "en")
+        assert "did not play for more than 100 hours." in waiting.get(f"/t/{invite}").text
+        waiting.cookies.set("lang", "es")
+        # another table, left alone for the expiry days
+        other = create(ana, "Ana")
+        clock.advance(days=4)
+        assert service(ana).expire() >= 1
+        expired = ana.get(f"/t/{other}").text
+        assert "Pasaron 3 días sin jugadas" in expired
+
+
+def _error_page_in(response: object, code: str, lang: str, status: int) -> None:
+    r = response
+    assert r.status_code == status, r.text[:300]  # type: ignore[attr-defined]
+    assert r.headers["content-type"].startswith("text/html")  # type: ignore[attr-defined]
+    html_lang = {"en": "en", "pt_BR": "pt-BR", "es": "es"}[lang]
+    assert f'<html lang="{html_lang}">' in r.text  # type: ignore[attr-defined]
+    assert escape(say(code, lang)) in r.text  # type: ignore[attr-defined]
+
+
+def test_the_app_s_own_error_pages_speak_the_viewer_s_language(client: TestClient) -> None:
+    """Not the routes' refusals: what the app answers for them — an unknown
+    table's live stream, a page that does not exist, a wrong method, a form
+    FastAPI could not read, a bug — a page in the viewer's language."""
+    client.cookies.set("lang", "en")
+    _error_page_in(client.get("/t/XXXXXXXX/events"), "no_table", "en", 404)
+    _error_page_in(client.get("/no/such/page"), "page_not_found", "en", 404)
+    wrong = client.get("/t/XXXXXXXX/play")
+    _error_page_in(wrong, "wrong_method", "en", 405)
+    assert "POST" in wrong.headers["allow"]
+    invite = create(client)
+    bad = client.post(f"/t/{invite}/play", data={"version": "many"})
+    _error_page_in(bad, "bad_form", "en", 422)
+    # no cookie: the browser's Accept-Language
+    browser = TestClient(client.app)
+    lost = browser.get("/no/such/page", headers={"accept-language": "pt-BR,pt;q=0.9"})
+    _error_page_in(lost, "page_not_found", "pt_BR", 404)
+    # the API keeps its own shape
+    api = browser.get("/api/no/such/thing")
+    assert api.status_code == 404 and api.json()["error"] == "not_found"
+
+
+def test_a_bug_is_a_page_in_the_viewer_s_language(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    invite = create(client)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(service(client), "page", broken)
+    visitor = TestClient(client.app, raise_server_exceptions=False)
+    visitor.cookies.set("lang", "en")
+    _error_page_in(visitor.get(f"/t/{invite}"), "server_error", "en", 500)
+    api = visitor.get(f"/api/tables/{invite}")
+    assert api.status_code == 500 and api.text == "Internal Server Error"

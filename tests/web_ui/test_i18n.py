@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from escoba.engine import parse_card
@@ -136,3 +138,25 @@ def test_the_fast_gettext_renders_as_jinjas_own(lang: str) -> None:
     )
     assert ours.from_string(source).render() == stock.from_string(source).render()
     assert "&lt;script&gt;" in ours.from_string(source).render()
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_script_s_sentences_that_the_server_also_says_come_from_the_catalog(
+    lang: str,
+) -> None:
+    """escoba.js warns before a move the server would refuse: its words are
+    the refusal's own, in the page's language (`{sum}` filled in by the script)."""
+    import json
+    from html import unescape
+
+    from escoba.words import say
+
+    page = render_page("home.html", lang, error=None, name=None, target=None)
+    found = re.search(r'data-messages="([^"]*)"', page)
+    assert found is not None
+    messages = json.loads(unescape(found.group(1)))
+    assert messages["wrongSum"] == say("not_fifteen", lang, sum="{sum}")
+    assert messages["mustTake"] == say("must_capture", lang)
+    assert messages["firstHand"] == say("pick_card", lang)
+    assert messages["pickTable"] == say("pick_capture", lang)
+    assert messages["tooManyStreams"] == say("too_many_streams", lang)

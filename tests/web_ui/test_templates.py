@@ -188,7 +188,7 @@ def test_abandon_result_has_no_rematch() -> None:
     state, _ = end_game(start(players=4, seed=3), EndReason.ABANDON, loser_seat=1)
     page = make_page(state, seat=0, players=4, rematch_possible=False)
     html = render_table(page, Design.FRENCH)
-    assert "Beto abandonó: Ana y Carmen robot ganan." in text_of(html)
+    assert "Beto abandonó la partida. Ana y Carmen robot ganan." in text_of(html)
     assert "Sin revancha" in html
 
 

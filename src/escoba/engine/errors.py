@@ -17,17 +17,9 @@ class _Coded:
     code: str
     params: dict[str, Any]
 
-    def _debug(self) -> str:
+    def __str__(self) -> str:
         values = " ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"{self.code} {values}" if values else self.code
-
-    def _spanish(self) -> str:
-        # Deprecated: only for the callers that still read a sentence off the
-        # error (escoba.web until it asks `escoba.words` itself). The engine
-        # must not depend on the catalog, so the import waits for the call.
-        from escoba.words import say
-
-        return say(self.code, "es", **self.params)
 
 
 class IllegalAction(_Coded, Exception):
@@ -39,31 +31,15 @@ class IllegalAction(_Coded, Exception):
         self.code = code
         self.params = params
 
-    def __str__(self) -> str:
-        return self._debug()
-
-    @property
-    def message(self) -> str:
-        """Deprecated: the Spanish sentence, for escoba.web's current callers.
-        Use `escoba.words.say(err.code, lang, **err.params)`."""
-        return self._spanish()
-
 
 class InputError(_Coded, ValueError):
     """Input that names no card or no action (a form, an API body): `code`
-    and `params` as `IllegalAction`'s.
-
-    Deprecated: `str()` is still the Spanish sentence, because escoba.web
-    shows `str(err)` of a ValueError; it becomes the code and its values once
-    the web asks `escoba.words` itself."""
+    and `params` as `IllegalAction`'s, and `str()` too."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(code)
         self.code = code
         self.params = params
-
-    def __str__(self) -> str:
-        return self._spanish()
 
 
 class RecordError(ValueError):

@@ -23,7 +23,7 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
 
 from escoba.engine import Action, Claim, View, make_claim, make_play, parse_card, parse_cards
-from escoba.engine.cards import cards_str
+from escoba.engine.cards import NOTATION, cards_str
 from escoba.web.api_schema import (
     ANY,
     BODY,
@@ -47,8 +47,11 @@ from escoba.web.errors import Conflict, Forbidden
 from escoba.web.lobby import Joined
 from escoba.web.pages import ChatLine, TablePage
 from escoba.web.service import TableService
+from escoba.words import say
 
 NO_STORE = {"Cache-Control": "no-store"}
+#: The API's messages are Spanish, the site's language (its codes are for programs).
+API_LANG = "es"
 
 
 class NoStoreRoute(APIRoute):
@@ -91,9 +94,6 @@ TokenDep = Annotated[str | None, Depends(_bearer_token)]
 Invite = Annotated[str, Path(description="The table's invite code, from its link.")]
 
 
-NOT_SEATED = "No estás sentado en esta mesa."  # the service's words for a command
-
-
 def refusal(
     status_code: int, code: str, message: str, headers: Mapping[str, str] | None = None
 ) -> JSONResponse:
@@ -111,32 +111,25 @@ def validation_refusal(request: Request, exc: RequestValidationError) -> JSONRes
     a 415, anything else a 422 (`invalid`) that names the first wrong field."""
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
-        return refusal(400, "bad_json", "El cuerpo de la petición no es JSON válido.")
+        return refusal(400, "bad_json", say("bad_json", API_LANG))
     whole_body = next((e for e in errors if tuple(e.get("loc", ())) == ("body",)), None)
     if whole_body is not None:
         if whole_body.get("type") == "missing":
-            return refusal(422, "invalid", "Falta el cuerpo de la petición: un objeto JSON.")
+            return refusal(422, "invalid", say("missing_body", API_LANG))
         if not _is_json(request.headers.get("content-type")):
             # FastAPI parses a body as JSON only when it is labelled so
-            return refusal(
-                415,
-                "unsupported_media_type",
-                "Envía el cuerpo como JSON, con Content-Type: application/json.",
-            )
-        return refusal(422, "invalid", "El cuerpo de la petición debe ser un objeto JSON.")
+            code = "unsupported_media_type"
+            return refusal(415, code, say(code, API_LANG))
+        return refusal(422, "invalid", say("body_not_object", API_LANG))
     first = errors[0] if errors else {}
     where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-    return refusal(
-        422, "invalid", f"Dato no válido: {where} ({first.get('msg', 'revisa la petición')})"
-    )
+    detail = first.get("msg", "")
+    return refusal(422, "invalid", say("invalid", API_LANG, field=where, detail=detail))
 
 
 #: FastAPI's words when a body labelled JSON cannot even be decoded (not UTF-8).
 BODY_PARSE_ERROR = "There was an error parsing the body"
-HTTP_REFUSALS: dict[int, tuple[str, str]] = {
-    404: ("not_found", "La API no tiene esa dirección."),
-    405: ("method_not_allowed", "Esa dirección de la API no acepta ese método."),
-}
+HTTP_REFUSALS: dict[int, str] = {404: "not_found", 405: "method_not_allowed"}
 
 
 def http_refusal(exc: HTTPException) -> JSONResponse:
@@ -144,9 +137,10 @@ def http_refusal(exc: HTTPException) -> JSONResponse:
     path, a wrong method, an unreadable body) in the API's shape, with its
     headers (a 405's `Allow`)."""
     if exc.status_code == 400 and exc.detail == BODY_PARSE_ERROR:
-        code, message = "bad_json", "El cuerpo de la petición no es JSON válido (ni UTF-8)."
+        code, message = "bad_json", say("bad_encoding", API_LANG)
     elif exc.status_code in HTTP_REFUSALS:
-        code, message = HTTP_REFUSALS[exc.status_code]
+        code = HTTP_REFUSALS[exc.status_code]
+        message = say(code, API_LANG)
     else:
         phrase = HTTPStatus(exc.status_code).phrase
         code = phrase.lower().replace(" ", "_").replace("-", "_")
@@ -284,7 +278,7 @@ async def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> Res
     """The table as your seat sees it (a spectator's view without a token)."""
     page = service.page(invite, token, with_chat=False)
     if token is not None and page.you is None:
-        raise Forbidden(NOT_SEATED, "not_seated")
+        raise Forbidden("not_seated")
     return _json(table_json(page))
 
 
@@ -344,10 +338,7 @@ def _action(
     if left is None or not cards:
         return make_claim(cards)  # the engine says why there is nothing to claim
     if left not in cards:
-        raise Conflict(
-            f"LLEVAR EL 15 se lleva la carta que quedó en la mesa: incluye {left} en las cartas.",
-            "claim_missing_card",
-        )
+        raise Conflict("claim_missing_card", card=NOTATION[left])
     return make_claim([c for c in cards if c != left])
 
 
@@ -373,7 +364,7 @@ async def abandon(
 async def absence(
     invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
 ) -> Response:
-    """TERMINAR POR AUSENCIA, once the player on turn has been idle over 48 hours."""
+    """TERMINAR POR AUSENCIA, once the player on turn has been idle longer than ESCOBA_ABSENCE_HOURS (48 by default)."""
     service.end_for_absence(invite, token, body.version)
     return _table_response(service, invite, token)
 
@@ -429,4 +420,4 @@ def _require_seat_if_named(service: TableService, invite: str, token: str | None
     """Anyone may read without a token; a token that holds no seat here is
     refused as a command refuses it, not quietly read as a spectator's."""
     if token is not None and service.seat_for(invite, token) is None:
-        raise Forbidden(NOT_SEATED, "not_seated")
+        raise Forbidden("not_seated")

@@ -8,15 +8,15 @@ import asyncio
 import gc
 import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Final
 
 import anyio.to_thread
 from fastapi import FastAPI, Request
-from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import PlainTextResponse, Response
 from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -26,7 +26,7 @@ from escoba.web.bridges import Hub, make_bridge
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.command_path import RobotBrain
 from escoba.web.db import Database
-from escoba.web.deps import AppContext
+from escoba.web.deps import AppContext, lang_of
 from escoba.web.errors import Busy, ServiceError
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, close_on_exit_signals
@@ -34,9 +34,12 @@ from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
+from escoba.words import say
 
 log = logging.getLogger("escoba.web")
 GC_YOUNG = 20_000
+#: FastAPI's and Starlette's own errors outside the API, by status: the words.
+HTTP_ERRORS: Final = {404: "page_not_found", 405: "wrong_method"}
 
 
 @dataclass
@@ -162,6 +165,19 @@ def create_app(
     )
     app.add_middleware(ClientTag)
 
+    def error_page(
+        request: Request,
+        code: str,
+        status: int,
+        title: str = "error_title",
+        headers: Mapping[str, str] | None = None,
+    ) -> Response:
+        """A page of the app's own errors, in the viewer's language."""
+        lang = lang_of(request)
+        return routes.error_page(
+            say(code, lang), status, lang=lang, limits=settings.limits, title=title, headers=headers
+        )
+
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> Response:
         log.info(
@@ -170,29 +186,45 @@ def create_app(
         )
         if request.url.path.startswith("/api/"):
             return api.refusal(exc.status, exc.code, exc.message)
-        return HTMLResponse(_error_page(exc.message), status_code=exc.status)
+        return routes.refusal(request, exc)
 
     @app.exception_handler(OperationalError)
     async def database_unavailable(request: Request, exc: OperationalError) -> Response:
         """The database dropped a connection (a restart) or cannot be reached:
         nothing was written; the pool renews its connections."""
         log.warning("database unavailable", extra={"path": request.url.path})
-        busy = Busy("El servidor no llegó a la base de datos: prueba otra vez.", "busy")
+        busy = Busy("busy", words="database_unavailable")
         return await service_error(request, busy)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
         if request.url.path.startswith("/api/"):
             return api.validation_refusal(request, exc)
-        return HTMLResponse(_error_page("Faltan datos o no son válidos."), status_code=422)
+        return error_page(request, "bad_form", 422, title="refused_title")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         """FastAPI's and Starlette's own errors (no such path, wrong method, a
-        body that cannot be decoded): in the API's shape under /api/."""
+        body that cannot be decoded): in the API's shape under /api/, a page
+        in the viewer's language elsewhere."""
         if request.url.path.startswith("/api/"):
             return api.http_refusal(exc)
-        return await http_exception_handler(request, exc)
+        code = HTTP_ERRORS.get(exc.status_code)
+        if code is None:
+            code = "server_error" if exc.status_code >= 500 else "bad_request"
+        return error_page(request, code, exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> Response:
+        """A bug: Starlette logs it (and raises it on, after this answer).
+        The API keeps Starlette's plain answer."""
+        if request.url.path.startswith("/api/"):
+            return PlainTextResponse("Internal Server Error", status_code=500)
+        try:
+            return error_page(request, "server_error", 500)
+        except Exception:  # the page itself failed: the plainest answer
+            log.exception("error page failed", extra={"path": request.url.path})
+            return PlainTextResponse("Internal Server Error", status_code=500)
 
     app.include_router(ops.router)
     app.include_router(api.router)
@@ -211,12 +243,3 @@ def tune_collector() -> None:
     → 9–27 ms, bench/RESULTS-load.md)."""
     gc.freeze()
     gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
-
-
-def _error_page(message: str) -> str:
-    from html import escape
-
-    return (
-        '<!doctype html><html lang="es"><meta charset="utf-8"><title>Escoba</title>'
-        f'<main><p role="alert">{escape(message)}</p><p><a href="/">Volver</a></p></main></html>'
-    )

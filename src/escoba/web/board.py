@@ -2,7 +2,8 @@
 their `TablePage` so that the templates stay plain and the rules stay in the
 engine: the groups a hand card may take come from `View.legal`, never from a
 sum done in a template. The sentences about play (who took what, who won)
-are made here, in the viewer's language, with people's names escaped.
+are made here, in the viewer's language, with people's names escaped; how
+the game ended is the catalog's (`escoba.words.say_result_html`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from markupsafe import Markup, escape
 from escoba.engine import Claim, Phase, Play, View
 from escoba.engine.cards import NOTATION, VALUE
 from escoba.engine.seats import seats_of_side
-from escoba.engine.state import EndReason, RoundSummary
+from escoba.engine.state import RoundSummary
 from escoba.i18n import translations
 from escoba.names import (
     AND,
@@ -26,6 +27,8 @@ from escoba.names import (
     the_card,
 )
 from escoba.web.pages import TablePage
+from escoba.web.settings import DEFAULT_LIMITS
+from escoba.words import Limits, say_html, say_result_html
 
 RECENT_PLAYS: Final = 6
 
@@ -185,7 +188,7 @@ def side_label(side: int, view: View, names: tuple[Markup, ...], lang: str = "es
 def _name(names: tuple[Markup, ...], seat: int, lang: str = "es") -> Markup:
     if 0 <= seat < len(names):
         return names[seat]
-    return _text(translations(lang).gettext("Jugador %(n)s")) % {"n": seat + 1}
+    return say_html("nameless_player", lang, n=seat + 1)
 
 
 def _move(view: View) -> Move | None:
@@ -294,47 +297,11 @@ def _round_table(
     return RoundTable(number=summary.number, rows=rows, leftover=leftover)
 
 
-def winners_text(view: View, names: tuple[Markup, ...], lang: str = "es") -> Markup | None:
-    result = view.result
-    if result is None:
-        return None
-
-    def _(message: str) -> Markup:
-        return _text(translations(lang).gettext(message))
-
-    labels = [side_label(s, view, names, lang) for s in result.winners]
-    if result.reason is EndReason.EXPIRED:
-        return _("La mesa venció tras 7 días sin jugadas: sin ganador.")
-    if not labels:
-        return _("La partida terminó sin ganador.")
-    who = and_list(labels, lang)
-    shared = len(labels) > 1
-    plural = shared or (view.players == 4)
-    if shared:
-        verb = _("comparten la victoria")
-    elif plural:
-        verb = _("ganan")
-    else:
-        verb = _("gana")
-    loser = None if result.loser_seat is None else _name(names, result.loser_seat, lang)
-    if result.reason is EndReason.ABANDON and loser is not None:
-        return _("%(loser)s abandonó: %(who)s %(verb)s.") % {
-            "loser": loser,
-            "who": who,
-            "verb": verb,
-        }
-    if result.reason is EndReason.ABSENCE and loser is not None:
-        return _("Terminó por ausencia de %(loser)s: %(who)s %(verb)s.") % {
-            "loser": loser,
-            "who": who,
-            "verb": verb,
-        }
-    return _("¡%(who)s %(verb)s la partida!") % {"who": who, "verb": verb}
-
-
-def board_model(page: TablePage, design: Design, lang: str = "es") -> Board | None:
-    """What `page.view` shows, in the viewer's design and language; None in
-    the lobby."""
+def board_model(
+    page: TablePage, design: Design, lang: str = "es", limits: Limits = DEFAULT_LIMITS
+) -> Board | None:
+    """What `page.view` shows, in the viewer's design and language (the
+    hours and days it quotes from `limits`); None in the lobby."""
     view = page.view
     if view is None:
         return None
@@ -436,7 +403,11 @@ def board_model(page: TablePage, design: Design, lang: str = "es") -> Board | No
         round_number=view.round_number,
         totals=tuple((side_label(s, view, names, lang), view.totals[s]) for s in range(view.sides)),
         summary=summary,
-        winners_text=winners_text(view, names, lang),
+        winners_text=(
+            None
+            if view.result is None
+            else say_result_html(view.result, names, view.players, lang, limits=limits)
+        ),
         spectator=view.seat is None,
         move=_move(view),
     )

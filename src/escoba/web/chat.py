@@ -34,26 +34,23 @@ class Chat(CommandPath):
     def chat(self, invite: str, token: str | None, text: str) -> Outcome:
         text = clean_chat(text)
         if not text:
-            raise Invalid("Escribe algo antes de enviar.", "empty_chat")
+            raise Invalid("empty_chat")
         if len(text) > self.settings.chat_max_length:
-            raise Invalid(
-                f"El mensaje es muy largo (máximo {self.settings.chat_max_length} letras).",
-                "chat_too_long",
-            )
+            raise Invalid("chat_too_long", limit=self.settings.chat_max_length)
         now = self.clock.now()
 
         def command(tx: TableTx) -> None:
             table = tx.table
             seat = find_seat(table.seats, token)
             if seat is None:
-                raise Forbidden("Solo quienes están sentados pueden escribir.", "spectator")
+                raise Forbidden("spectator")
             since = now - timedelta(seconds=self.settings.chat_window_seconds)
             recent = tx.conn.scalar(
                 _CHAT_RECENT,
                 {"table_id": table.id, "position": seat.position, "since": since},
             )
             if (recent or 0) >= self.settings.chat_burst:
-                raise RateLimited("Vas muy rápido: espera unos segundos.", "chat_rate")
+                raise RateLimited("chat_rate")
             tx.chat_rows.append(
                 {
                     "table_id": table.id,

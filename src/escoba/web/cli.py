@@ -1,5 +1,5 @@
 """`escoba serve`, `escoba migrate` and `escoba expire`: the web app's
-operator commands."""
+operator commands. They speak English, like the rest of the command line."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def serve(
             param_hint="--workers",
         )
     migrate(settings.sqlalchemy_url)
-    typer.echo(f"Escoba en http://{host}:{port}/  (base de datos: {settings.sqlalchemy_url})")
+    typer.echo(f"Escoba at http://{host}:{port}/  (database: {settings.sqlalchemy_url})")
     uvicorn.run(
         "escoba.web.asgi:app",
         host=host,
@@ -59,7 +59,7 @@ def migrate_command() -> None:
     from escoba.web.db import migrate
 
     migrate(Settings().sqlalchemy_url)
-    typer.echo("Esquema al día.")
+    typer.echo("Schema up to date.")
 
 
 def expire() -> None:
@@ -74,4 +74,4 @@ def expire() -> None:
         count = core.service.expire()
     finally:
         core.close()
-    typer.echo(f"Mesas vencidas: {count}")
+    typer.echo(f"Tables expired: {count}")

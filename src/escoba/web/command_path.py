@@ -28,7 +28,7 @@ from escoba.engine import Action, Card, GameState, Phase, View, shuffled_deck
 from escoba.engine.serialize import live_state_to_dict, rounds_to_list
 from escoba.web.clock import Clock
 from escoba.web.db import Database
-from escoba.web.errors import STALE, Busy, Conflict, Forbidden, NotFound
+from escoba.web.errors import Busy, Conflict, Forbidden, NotFound
 from escoba.web.pages import TableStatus
 from escoba.web.settings import Settings
 from escoba.web.store import (
@@ -111,16 +111,16 @@ class CommandPath:
         for expiry; `bump_version`: it changes what a command is made on (a
         chat line does not, so it never makes a player's move stale)."""
         if not is_invite(invite):
-            raise NotFound("Esa mesa no existe.", "no_table")
+            raise NotFound("no_table")
         if version is not None and self.store.is_stale(invite, version):
-            raise Conflict(STALE, "stale")
+            raise Conflict("stale")
         try:
             with self.db.write() as conn:
                 table = self.store.select(conn, "invite", invite, lock=True)
                 if table is None:
-                    raise NotFound("Esa mesa no existe.", "no_table")
+                    raise NotFound("no_table")
                 if version is not None and version != table.version:
-                    raise Conflict(STALE, "stale")
+                    raise Conflict("stale")
                 tx = TableTx(conn, table)
                 command(tx)
                 state = self._current_state(tx)
@@ -136,7 +136,7 @@ class CommandPath:
                 outcome = Outcome(table.id, table.version)
         except OperationalError as err:
             log.warning("command failed: database busy", extra={"invite": invite})
-            raise Busy("La mesa está ocupada: prueba otra vez.", "busy") from err
+            raise Busy("busy") from err
         self.store.saw(invite, outcome.version)
         if bump_version:  # committed: the next version's table and state
             self.store.keep(table, state, new_seats=bool(tx.new_seats))
@@ -169,7 +169,7 @@ class CommandPath:
     def _state(self, tx: TableTx) -> GameState:
         state = self._current_state(tx)
         if state is None:
-            raise Conflict("La partida todavía no empezó.", "not_started")
+            raise Conflict("not_started")
         return state
 
     def _current_state(self, tx: TableTx) -> GameState | None:
@@ -200,9 +200,9 @@ class CommandPath:
     def _player(self, table: TableRecord, token: str | None) -> SeatRecord:
         seat = find_seat(table.seats, token)
         if seat is None:
-            raise Forbidden("No estás sentado en esta mesa.", "not_seated")
+            raise Forbidden("not_seated")
         if table.status == TableStatus.LOBBY:
-            raise Conflict("La partida todavía no empezó.", "not_started")
+            raise Conflict("not_started")
         if seat.game_seat is None:
-            raise Forbidden("No juegas en esta partida.", "not_playing")
+            raise Forbidden("not_playing")
         return seat

@@ -1,6 +1,6 @@
-"""Typed dependencies shared by the HTML and JSON routers: the service, and the
-seat token a request carries (a signed HttpOnly cookie in the browser, a bearer
-token on the API)."""
+"""Typed dependencies shared by the HTML and JSON routers and the app's error
+handlers: the service, the seat token a request carries (a signed HttpOnly
+cookie in the browser, a bearer token on the API), and the viewer's language."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Request, Response
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from escoba.i18n import LANG_COOKIE, choose_lang
 from escoba.web.bridges import Hub
 from escoba.web.live import Broker
 from escoba.web.service import TableService
@@ -85,3 +86,8 @@ def bearer_token(request: Request) -> str | None:
     if scheme.lower() != "bearer" or not value.strip():
         return None
     return value.strip()
+
+
+def lang_of(request: Request) -> str:
+    """The viewer's language: the `lang` cookie, else Accept-Language."""
+    return choose_lang(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"))

@@ -33,11 +33,9 @@ class Ending(CommandPath):
                 table, self._current_state(tx), self.clock.now(), self.settings.absence_hours
             )
             if absent is None:
-                raise Conflict(
-                    "Todavía no: el jugador de turno tiene 48 horas para jugar.", "not_absent"
-                )
+                raise Conflict("not_absent", hours=self.settings.absence_hours)
             if absent == seat.game_seat:
-                raise Forbidden("Eres tú quien tiene el turno: juega una carta.", "self_absence")
+                raise Forbidden("self_absence")
             absent_pos = next(s.position for s in table.seats if s.game_seat == absent)
             self._end(tx, EndReason.ABSENCE, absent, seat.position, absent_pos)
 
@@ -53,12 +51,12 @@ class Ending(CommandPath):
     ) -> None:
         table = tx.table
         if table.status != TableStatus.PLAYING:
-            raise Conflict("No hay una partida en juego.", "not_playing")
+            raise Conflict("not_playing", words="no_game")
         state = self._state(tx)
         try:
             state, _ = end_game(state, reason, loser_seat)
         except IllegalAction as err:
-            raise Conflict(err.message, err.code) from err
+            raise Conflict(err.code, **err.params) from err
         self._save(tx, state)
         table.status = TableStatus.FINISHED.value
         self._log(

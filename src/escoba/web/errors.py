@@ -1,22 +1,46 @@
 """The service's refusals: each carries a stable `code` for programs, the
-HTTP `status` the API answers with, and a message for people."""
+HTTP `status` the API answers with, and the code and values of its words in
+the catalog (`escoba.words`), never a sentence.
+
+    Conflict("stale")                          # words: the code's own
+    Conflict("table_full", words="no_free_seat")  # one API code, other words
+    Conflict("not_absent", hours=settings.absence_hours)
+
+A value a sentence takes from the settings (hours, a length) is given by the
+raise site, so that the words need nothing else.
+"""
 
 from __future__ import annotations
 
-STALE = "La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar."
-NAME_TAKEN = "Ya hay alguien en la mesa con ese nombre o uno que se le parece: elige otro."
+from escoba.i18n import DEFAULT_LANG
+from escoba.words import Limits, say
 
 
 class ServiceError(Exception):
-    """A refused command: `message` is for people, `code` for programs and
-    `status` is the HTTP status the API answers with."""
+    """A refused command: `code` is for programs (the API's `error`),
+    `words` the catalog's code for people when it is not `code` itself,
+    `values` what the sentence names, and `status` the HTTP status."""
 
     status = 400
 
-    def __init__(self, message: str, code: str = "refused") -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, code: str, /, words: str | None = None, **values: object) -> None:
+        super().__init__(code)
         self.code = code
+        self.words = words
+        self.values = values
+
+    def __str__(self) -> str:
+        values = " ".join(f"{k}={v!r}" for k, v in self.values.items())
+        return " ".join(filter(None, (self.code, values)))
+
+    def text(self, lang: str = DEFAULT_LANG, limits: Limits | None = None) -> str:
+        """The refusal in `lang`, as plain text."""
+        return say(self.words or self.code, lang, limits=limits, **self.values)
+
+    @property
+    def message(self) -> str:
+        """The Spanish sentence (the JSON API's `message`)."""
+        return self.text()
 
 
 class NotFound(ServiceError):

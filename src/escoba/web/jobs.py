@@ -141,9 +141,9 @@ class Jobs(Playing):
             def command(tx: TableTx) -> None:
                 table = tx.table
                 if table.status not in (TableStatus.LOBBY, TableStatus.PLAYING):
-                    raise Conflict("already ended", "ended")
+                    raise Conflict("ended")
                 if table.last_action_at >= cutoff:
-                    raise Conflict("played meanwhile", "active")
+                    raise Conflict("active")
                 current = self._current_state(tx)
                 if current is not None and table.status == TableStatus.PLAYING:
                     state, _ = end_game(current, EndReason.EXPIRED)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from escoba.engine import RuleSet, new_game
 from escoba.engine.rules import SITE_TARGETS
 from escoba.web.command_path import CommandPath, Outcome
-from escoba.web.errors import NAME_TAKEN, Conflict, Forbidden, Invalid
+from escoba.web.errors import Conflict, Forbidden, Invalid
 from escoba.web.pages import TableStatus
 from escoba.web.spoofing import has_visible_letter_or_digit, look_alike, looks_like_a_robot
 from escoba.web.store import (
@@ -38,7 +38,7 @@ class Lobby(CommandPath):
     def create_table(self, name: str, target: int) -> Joined:
         name = self._clean_name(name)
         if target not in SITE_TARGETS:
-            raise Invalid("La partida se juega a 21 o a 31 puntos.", "bad_target")
+            raise Invalid("bad_target")
         now = self.clock.now()
         token = new_token()
         invite = secrets.token_urlsafe(16)  # 128 bits: the link is the key
@@ -88,12 +88,12 @@ class Lobby(CommandPath):
         def command(tx: TableTx) -> None:
             table = tx.table
             if table.status != TableStatus.LOBBY:
-                raise Conflict("La partida ya empezó: puedes mirarla.", "already_started")
+                raise Conflict("already_started")
             position = free_position(table)
             if position is None:
-                raise Conflict("La mesa está completa: puedes mirar la partida.", "table_full")
+                raise Conflict("table_full")
             if any(look_alike(name, s.name) for s in table.seats):
-                raise Conflict(NAME_TAKEN, "name_taken")
+                raise Conflict("name_taken")
             tx.add_seat(
                 SeatRecord(None, position, name, None, hash_token(token), None, False),
                 self.clock.now(),
@@ -109,17 +109,17 @@ class Lobby(CommandPath):
 
     def add_robot(self, invite: str, token: str | None, version: int, robot: str) -> Outcome:
         if robot not in ROBOT_NAMES:
-            raise Invalid("Los robots son Carmen, Tito y Luna.", "unknown_robot")
+            raise Invalid("unknown_robot")
 
         def command(tx: TableTx) -> None:
             table = tx.table
             self._require_creator_in_lobby(table, token)
             position = free_position(table)
             if position is None:
-                raise Conflict("No quedan lugares libres.", "table_full")
+                raise Conflict("table_full", words="no_free_seat")
             # a person named so before the name rules (`_clean_name`) existed
             if any(s.robot is None and look_alike(ROBOT_NAMES[robot], s.name) for s in table.seats):
-                raise Conflict(NAME_TAKEN, "name_taken")
+                raise Conflict("name_taken")
             tx.add_seat(
                 SeatRecord(None, position, ROBOT_NAMES[robot], robot, None, None, False),
                 self.clock.now(),
@@ -134,7 +134,7 @@ class Lobby(CommandPath):
             self._require_creator_in_lobby(table, token)
             seat = next((s for s in table.seats if s.position == position), None)
             if seat is None or seat.robot is None:
-                raise Invalid("Ahí no hay un robot.", "not_a_robot")
+                raise Invalid("not_a_robot")
             tx.remove_seat(seat)
             if table.partner_position == position:
                 table.partner_position = None
@@ -151,7 +151,7 @@ class Lobby(CommandPath):
             table = tx.table
             self._require_creator_in_lobby(table, token)
             if not any(s.position == position for s in table.seats) or position == 0:
-                raise Invalid("Elige a otro jugador de la mesa como pareja.", "bad_partner")
+                raise Invalid("bad_partner")
             table.partner_position = position
             self._log(tx, 0, "partner", {"position": position})
 
@@ -162,7 +162,7 @@ class Lobby(CommandPath):
             table = tx.table
             self._require_creator_in_lobby(table, token)
             if not 2 <= len(table.seats) <= MAX_SEATS:
-                raise Conflict("Hacen falta de 2 a 4 jugadores para empezar.", "not_enough")
+                raise Conflict("not_enough")
             self._begin_game(tx)
 
         return self._command(invite, token, version, command)
@@ -172,9 +172,9 @@ class Lobby(CommandPath):
     def _require_creator_in_lobby(self, table: TableRecord, token: str | None) -> SeatRecord:
         seat = find_seat(table.seats, token)
         if seat is None or seat.position != 0:
-            raise Forbidden("Solo quien creó la mesa puede hacer eso.", "not_creator")
+            raise Forbidden("not_creator")
         if table.status != TableStatus.LOBBY:
-            raise Conflict("La partida ya empezó.", "already_started")
+            raise Conflict("already_started", words="lobby_closed")
         return seat
 
     def _clean_name(self, name: str) -> str:
@@ -184,20 +184,15 @@ class Lobby(CommandPath):
         else sits at the table is checked where the seat is taken."""
         name = " ".join((name or "").split())
         if not name:
-            raise Invalid("Escribe tu nombre.", "empty_name")
+            raise Invalid("empty_name")
         if len(name) > self.settings.name_max_length:
-            raise Invalid(
-                f"El nombre es muy largo (máximo {self.settings.name_max_length} letras).",
-                "name_too_long",
-            )
+            raise Invalid("name_too_long", limit=self.settings.name_max_length)
         if any(not ch.isprintable() and ch != _JOINER for ch in name):
-            raise Invalid("El nombre tiene caracteres no válidos.", "bad_name")
+            raise Invalid("bad_name")
         if not has_visible_letter_or_digit(name):
-            raise Invalid(
-                "El nombre necesita al menos una letra o un número que se vea.", "invisible_name"
-            )
+            raise Invalid("invisible_name")
         if looks_like_a_robot(name, ROBOT_NAMES.values()):
-            raise Invalid("Ese nombre es de robot: elige otro.", "robot_name")
+            raise Invalid("robot_name")
         return name
 
     def _begin_game(self, tx: TableTx) -> None:

@@ -15,10 +15,6 @@ from escoba.web.errors import RateLimited
 from escoba.web.live import LiveStream
 
 log = logging.getLogger("escoba.web")
-TOO_MANY_STREAMS = (
-    "Hay demasiadas mesas abiertas a la vez desde tu conexión: cierra alguna pestaña "
-    "de Escoba y esta volverá a conectarse sola."
-)
 
 router = APIRouter()
 
@@ -79,7 +75,7 @@ async def events(
     client = request.client.host if request.client else None
     if client is not None and not broker.admit(client):
         log.info("too many live streams", extra={"invite": invite})
-        raise RateLimited(TOO_MANY_STREAMS, "too_many_streams")
+        raise RateLimited("too_many_streams")
     known = [v for v in (since, _int_or_none(last_event_id)) if v is not None]
     return LiveStream(
         broker,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from escoba.engine import EndReason, GameState, Phase, Result, side_count, side_of, view
+from escoba.engine import EndReason, GameState, Phase, view
 from escoba.web.chat import read_chat
 from escoba.web.command_path import CommandPath
 from escoba.web.ending import absent_seat
@@ -19,6 +19,7 @@ from escoba.web.store import (
     names,
     page_seat,
 )
+from escoba.words import say_result
 
 
 class PageBuilding(CommandPath):
@@ -84,36 +85,9 @@ class PageBuilding(CommandPath):
             rematch_possible=plays and status == TableStatus.FINISHED and on_points,
             rematch_needs_pairs_choice=four and me is not None and me.is_creator,
             rematch_accepted_by_you=me is not None and me.rematch_accepted,
-            result_text=result_text(result, names(table), state) if result else None,
+            result_text=(
+                None
+                if result is None or state is None
+                else say_result(result, names(table), state.players, limits=self.settings)
+            ),
         )
-
-
-def side_names(names: Sequence[str], players: int) -> list[str]:
-    """«Ana y Luis» for a pair, the name alone otherwise, by side."""
-    sides = side_count(players)
-    return [
-        " y ".join(names[s] for s in range(players) if side_of(s, players) == side)
-        for side in range(sides)
-    ]
-
-
-def result_text(result: Result | None, names: Sequence[str], state: GameState | None) -> str | None:
-    if result is None or state is None:
-        return None
-    by_side = side_names(names, state.players)
-    winners = [by_side[s] for s in result.winners]
-    won = " y ".join(winners)
-    plural = len(winners) > 1 or (state.players == 4 and winners)
-    verb = "ganan" if plural else "gana"
-    if result.reason is EndReason.EXPIRED:
-        return "La mesa venció tras 7 días sin jugadas: sin ganador."
-    if result.reason is EndReason.TARGET:
-        return f"¡{won} {verb} la partida!"
-    loser = names[result.loser_seat] if result.loser_seat is not None else "Alguien"
-    if result.reason is EndReason.ABANDON:
-        why = f"{loser} abandonó la partida."
-    else:
-        why = f"{loser} no jugó en más de 48 horas."
-    if not winners:
-        return why
-    return f"{why} {won} {verb}."

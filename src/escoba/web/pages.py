@@ -63,5 +63,5 @@ class TablePage:
     rematch_possible: bool  # the game ended on points
     rematch_needs_pairs_choice: bool  # four players: MANTENER or CAMBIAR
     rematch_accepted_by_you: bool
-    result_text: str | None
+    result_text: str | None  # how the game ended, in Spanish: the API's `result` (say_result)
     robots: tuple[str, ...] = field(default=("carmen", "tito", "luna"))

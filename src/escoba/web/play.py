@@ -28,7 +28,7 @@ class Playing(CommandPath):
             try:
                 state, _ = start_next_round(state, self._shuffle())
             except IllegalAction as err:
-                raise Conflict(err.message, err.code) from err
+                raise Conflict(err.code, **err.params) from err
             deck = [int(c) for c in round_deck(state)]
             self._save(tx, state, turn_started=True)
             self._log(tx, seat.position, "next_round", {"deck": deck})
@@ -38,11 +38,11 @@ class Playing(CommandPath):
     def _play(self, tx: TableTx, seat: SeatRecord, action: Action) -> None:
         state = self._state(tx)
         if seat.game_seat is None:
-            raise Forbidden("No juegas en esta partida.", "not_playing")
+            raise Forbidden("not_playing")
         try:
             state, _ = apply(state, seat.game_seat, action)
         except IllegalAction as err:
-            raise Conflict(err.message, err.code) from err
+            raise Conflict(err.code, **err.params) from err
         self._save(tx, state)
         self._log(
             tx,

@@ -38,9 +38,9 @@ class Reads(CommandPath):
         with self.db.snapshot() as conn:
             table, state = self.store.read_invite(conn, invite)
             if state is None:
-                raise Conflict("La partida todavía no empezó.", "not_started")
+                raise Conflict("not_started")
             if state.result is None:
-                raise Conflict("El registro se descarga cuando la partida termina.", "not_finished")
+                raise Conflict("not_finished", words="record_not_ready")
             return to_record(state, names(table))
 
     def game_state(self, invite: str) -> GameState | None:

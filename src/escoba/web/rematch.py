@@ -23,17 +23,14 @@ class Rematches(Lobby):
             seat = self._player(table, token)
             state = self._state(tx)
             if table.status != TableStatus.FINISHED or state.result is None:
-                raise Conflict("La partida todavía no terminó.", "not_finished")
+                raise Conflict("not_finished")
             if state.result.reason is not EndReason.TARGET:
-                raise Conflict(
-                    "No hay revancha después de un abandono, una ausencia o una mesa vencida.",
-                    "no_rematch",
-                )
+                raise Conflict("no_rematch")
             if seat.rematch:
-                raise Conflict("Ya aceptaste la revancha.", "already_accepted")
+                raise Conflict("already_accepted")
             if len(table.seats) == MAX_SEATS and seat.position == 0:
                 if pairs not in ("keep", "change"):
-                    raise Invalid("Elige MANTENER o CAMBIAR las parejas.", "choose_pairs")
+                    raise Invalid("choose_pairs")
                 if pairs == "change":
                     table.partner_position = next_partner(table)
             seat.rematch = True

@@ -5,7 +5,7 @@ whole page, or the board fragment for HTMX) or redirects to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -16,8 +16,16 @@ from fastapi.responses import (
     Response,
 )
 
-from escoba.engine import Claim, Play, make_claim, make_play, parse_card, parse_cards
-from escoba.i18n import LANG_COOKIE, choose_lang, parse_lang, translations
+from escoba.engine import (
+    Claim,
+    InputError,
+    Play,
+    make_claim,
+    make_play,
+    parse_card,
+    parse_cards,
+)
+from escoba.i18n import LANG_COOKIE, parse_lang
 from escoba.names import (
     Design,
     parse_design,
@@ -27,13 +35,16 @@ from escoba.web.deps import (
     DECK_COOKIE,
     AppContext,
     ContextDep,
+    lang_of,
     public_base_url,
     seat_token_from_cookie,
     set_seat_cookie,
 )
 from escoba.web.errors import NotFound, ServiceError
 from escoba.web.service import TableService
-from escoba.web.templating import N_, error_text, render_board, render_page, render_table
+from escoba.web.settings import DEFAULT_LIMITS, PageLimits
+from escoba.web.templating import refusal_text, render_board, render_page, render_table
+from escoba.words import say
 
 router = APIRouter(include_in_schema=False)
 
@@ -46,11 +57,6 @@ def design_of(request: Request) -> Design:
     return parse_design(request.cookies.get(DECK_COOKIE))
 
 
-def lang_of(request: Request) -> str:
-    """The viewer's language: the `lang` cookie, else Accept-Language."""
-    return choose_lang(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"))
-
-
 def invite_url(request: Request, ctx: AppContext, invite: str) -> str:
     return f"{public_base_url(request, ctx.settings)}/t/{invite}"
 
@@ -59,20 +65,41 @@ def html_response(content: str, status_code: int = 200) -> HTMLResponse:
     return HTMLResponse(content, status_code=status_code, headers={"Cache-Control": "no-store"})
 
 
+def limits_of(request: Request) -> PageLimits:
+    """The settings this app's pages quote."""
+    ctx: AppContext = request.app.state.ctx
+    return ctx.settings.limits
+
+
 def error_page(
-    message: str, status_code: int, back_url: str = "/", lang: str = "es"
+    message: str,
+    status_code: int,
+    back_url: str = "/",
+    lang: str = "es",
+    limits: PageLimits = DEFAULT_LIMITS,
+    title: str | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> HTMLResponse:
-    _ = translations(lang).gettext
-    title = _("No encontramos esa mesa") if status_code == 404 else _("No se pudo")
+    """A page with one refusal on it; `title` is a code of the catalog (by
+    default: no such table for a 404, «could not» otherwise)."""
+    title = title or ("table_not_found_title" if status_code == 404 else "refused_title")
     body = render_page(
-        "error.html", lang, title=title, message=message, back_url=back_url, next_path=back_url
+        "error.html",
+        lang,
+        limits,
+        title=say(title, lang),
+        message=message,
+        back_url=back_url,
+        next_path=back_url,
     )
-    return html_response(body, status_code)
+    response = html_response(body, status_code)
+    response.headers.update(headers or {})
+    return response
 
 
 def refusal(request: Request, exc: ServiceError, back_url: str = "/") -> HTMLResponse:
-    lang = lang_of(request)
-    return error_page(error_text(exc, lang), exc.status, back_url, lang)
+    lang, limits = lang_of(request), limits_of(request)
+    return error_page(refusal_text(exc, lang, limits), exc.status, back_url, lang, limits)
 
 
 @dataclass
@@ -96,6 +123,14 @@ class Visit:
     def htmx(self) -> bool:
         return is_htmx(self.request)
 
+    @property
+    def limits(self) -> PageLimits:
+        return self.ctx.settings.limits
+
+    def refusal_text(self, exc: ServiceError | InputError) -> str:
+        """A refusal in this viewer's language."""
+        return refusal_text(exc, self.lang, self.limits)
+
     def show(
         self, error: str | None = None, status_code: int = 200, fragment: bool = False
     ) -> HTMLResponse:
@@ -106,12 +141,15 @@ class Visit:
         except ServiceError as exc:
             return refusal(self.request, exc)
         if fragment:
-            return html_response(render_board(page, self.design, self.lang, error=error))
+            return html_response(
+                render_board(page, self.design, self.lang, self.limits, error=error)
+            )
         url = invite_url(self.request, self.ctx, self.invite)
         body = render_table(
             page,
             self.design,
             self.lang,
+            self.limits,
             error=error,
             watching=self.request.query_params.get("mirar") == "1",
             invite_url=url,
@@ -128,15 +166,11 @@ class Visit:
         the message."""
         try:
             change()
-        except (ServiceError, ValueError) as exc:
-            if isinstance(exc, ServiceError):
-                message = error_text(exc, self.lang)
-                status_code = exc.status
-            else:
-                message = translations(self.lang).gettext(str(exc))
-                status_code = 422
+        except (ServiceError, InputError) as exc:
+            message = self.refusal_text(exc)
+            status_code = exc.status if isinstance(exc, ServiceError) else 422
             if isinstance(exc, NotFound):
-                return error_page(message, 404, lang=self.lang)
+                return error_page(message, 404, lang=self.lang, limits=self.limits)
             return self.show(error=message, status_code=status_code, fragment=self.htmx)
         if self.htmx:
             return self.show(fragment=True)
@@ -163,7 +197,13 @@ VersionForm = Annotated[int, Form()]
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
     body = render_page(
-        "home.html", lang_of(request), error=None, name=None, target=None, next_path="/"
+        "home.html",
+        lang_of(request),
+        limits_of(request),
+        error=None,
+        name=None,
+        target=None,
+        next_path="/",
     )
     return html_response(body)
 
@@ -200,11 +240,12 @@ async def create_table(
     try:
         joined = ctx.service.create_table(name, target)
     except ServiceError as exc:
-        lang = lang_of(request)
+        lang, limits = lang_of(request), limits_of(request)
         body = render_page(
             "home.html",
             lang,
-            error=error_text(exc, lang),
+            limits,
+            error=refusal_text(exc, lang, limits),
             name=name,
             target=target,
             next_path="/",
@@ -234,10 +275,7 @@ async def continue_seat(invite: str, token: str, request: Request, ctx: ContextD
         return refusal(request, exc)
     if seat is None:
         lang = lang_of(request)
-        message = translations(lang).gettext(
-            "Ese enlace no corresponde a ningún lugar de esta mesa."
-        )
-        return error_page(message, 404, lang=lang)
+        return error_page(say("bad_link", lang), 404, lang=lang, limits=limits_of(request))
     response = RedirectResponse(f"/t/{invite}", status_code=303)
     set_seat_cookie(response, ctx, invite, token)
     return response
@@ -250,7 +288,7 @@ async def join(here: VisitDep, name: Annotated[str, Form(max_length=200)] = "") 
     except ServiceError as exc:
         if isinstance(exc, NotFound):
             return refusal(here.request, exc)
-        return here.show(error=error_text(exc, here.lang), status_code=exc.status)
+        return here.show(error=here.refusal_text(exc), status_code=exc.status)
     response = RedirectResponse(f"/t/{here.invite}", status_code=303)
     set_seat_cookie(response, here.ctx, here.invite, joined.token)
     return response
@@ -296,19 +334,19 @@ def parse_play(card: str, capture: str, mode: str) -> Play:
     """The play form: `card` from the hand; `capture`, the table cards taken
     (space separated), unless `mode` is «leave» (DEJAR EN LA MESA)."""
     if not card.strip():
-        raise ValueError(N_("Primero toca una carta de tu mano."))
+        raise InputError("pick_card")
     if mode == "leave":
         return make_play(parse_card(card))
     group = parse_cards(capture.replace(",", " ").split())
     if not group:
-        raise ValueError(N_("Toca las cartas de la mesa que quieres llevarte."))
+        raise InputError("pick_capture")
     return make_play(parse_card(card), group)
 
 
 def parse_claim(group: str) -> Claim:
     cards = parse_cards(group.replace(",", " ").split())
     if not cards:
-        raise ValueError(N_("Toca las cartas de la mesa que van con la carta que quedó."))
+        raise InputError("pick_claim")
     return make_claim(cards)
 
 

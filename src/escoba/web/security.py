@@ -11,7 +11,8 @@
   forms, so templates and HTMX stay as they are.
 * **Rate limits** on joining and on table commands, per client IP and per
   seat, counted where every process sees them (escoba.web.limits); 429 with
-  `Retry-After` and a message a player understands.
+  `Retry-After` and a message a player understands, in their language
+  (the `lang` cookie, else Accept-Language; the API's stays Spanish).
 * **Headers**: a strict Content-Security-Policy (no inline script, style or
   eval), no framing, no MIME sniffing, no Referer (an invite link is a key),
   HSTS on HTTPS; and seat cookies marked `Secure` on HTTPS requests (the
@@ -32,16 +33,19 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from itsdangerous import URLSafeSerializer
 from starlette.requests import cookie_parser
 
+from escoba.i18n import LANG_COOKIE, choose_lang
 from escoba.web.deps import cookie_name, token_in_cookie
 from escoba.web.limits import Limiter
-from escoba.web.settings import Settings
+from escoba.web.settings import DEFAULT_LIMITS, PageLimits, Settings
+from escoba.web.templating import render_page
+from escoba.words import say
 
 log = logging.getLogger("escoba.security")
 
@@ -75,11 +79,8 @@ JOIN_PATHS = (
 )
 TABLE_PATH = re.compile(r"^/(?:api/tables|t)/([^/]+)/")
 
-RATE_MESSAGES = {
-    "join": "Demasiadas mesas o uniones seguidas desde tu conexión: espera un minuto.",
-    "ip": "Demasiadas jugadas seguidas desde tu conexión: espera un momento.",
-    "seat": "Vas muy rápido con este lugar: espera un momento y vuelve a jugar.",
-}
+#: Which limit was passed → the words (escoba.words) of the refusal.
+RATE_WORDS = {"join": "rate_join", "ip": "rate_ip", "seat": "rate_seat"}
 
 
 class GuardMiddleware:
@@ -93,6 +94,7 @@ class GuardMiddleware:
         self.app = app
         self.signer = signer
         self.settings = settings
+        self.limits = settings.limits
         self.limiter = limiter if settings.rate_limits else None
         self.trusted_hosts = {h for h in (_host_of(o) for o in _origins(settings)) if h is not None}
 
@@ -108,14 +110,7 @@ class GuardMiddleware:
             refusal = self._cross_site(headers)
             if refusal is not None:
                 log.warning("cross-site request refused", extra={"path": path, "why": refusal})
-                await _refuse(
-                    send,
-                    path,
-                    403,
-                    "forbidden_origin",
-                    "Esa petición vino de otro sitio y no se aceptó.",
-                    https,
-                )
+                await _refuse(send, scope, 403, "forbidden_origin", limits=self.limits)
                 return
             if self.limiter is not None:
                 over = await self._rate(scope, method, path, headers)
@@ -123,11 +118,11 @@ class GuardMiddleware:
                     log.info("rate limited", extra={"path": path, "limit": over})
                     await _refuse(
                         send,
-                        path,
+                        scope,
                         429,
                         "rate_limited",
-                        RATE_MESSAGES[over],
-                        https,
+                        words=RATE_WORDS[over],
+                        limits=self.limits,
                         retry_after=self.settings.rate_window_seconds,
                     )
                     return
@@ -216,7 +211,7 @@ class BodyLimitMiddleware:
             await self.app(scope, receive, send)
             return
         if length is not None and not chunked and not _is_length(length):
-            await self._refuse(scope, send, 400, "invalid", "La petición no es válida.")
+            await self._refuse(scope, send, 400, "invalid", words="bad_request")
             return
         if length is not None and not chunked and int(length) > self.max_bytes:
             await self._too_large(scope, send)
@@ -236,17 +231,24 @@ class BodyLimitMiddleware:
                         break
         except TimeoutError:
             log.warning("request body too slow", extra={"path": scope["path"]})
-            await self._refuse(scope, send, 408, "timeout", TIMEOUT_MESSAGE)
+            await self._refuse(scope, send, 408, "timeout")
             return
         await self.app(scope, _replay(bytes(body), receive), send)
 
     async def _too_large(self, scope: Scope, send: Send) -> None:
         log.warning("request body too large", extra={"path": scope["path"]})
-        message = TOO_LARGE_MESSAGE.format(kb=max(1, self.max_bytes // 1024))
-        await self._refuse(scope, send, 413, "too_large", message)
+        kb = max(1, self.max_bytes // 1024)
+        await self._refuse(scope, send, 413, "too_large", values={"kb": kb})
 
     @staticmethod
-    async def _refuse(scope: Scope, send: Send, status: int, code: str, message: str) -> None:
+    async def _refuse(
+        scope: Scope,
+        send: Send,
+        status: int,
+        code: str,
+        words: str | None = None,
+        values: Mapping[str, object] | None = None,
+    ) -> None:
         """`_refuse`, and `Connection: close`: what is left of the body is
         never read."""
 
@@ -255,12 +257,7 @@ class BodyLimitMiddleware:
                 out["headers"] = [*out.get("headers", []), (b"connection", b"close")]
             await send(out)
 
-        https = scope.get("scheme") == "https"
-        await _refuse(closing, scope["path"], status, code, message, https)
-
-
-TOO_LARGE_MESSAGE = "Esa petición es demasiado grande (el límite es {kb} KB) y no se leyó."
-TIMEOUT_MESSAGE = "La petición tardó demasiado en llegar: prueba otra vez."
+        await _refuse(closing, scope, status, code, words, values=values)
 
 
 def _is_length(value: str) -> bool:
@@ -339,23 +336,35 @@ def _with_security_headers(
 
 async def _refuse(
     send: Send,
-    path: str,
+    scope: Scope,
     status: int,
     code: str,
-    message: str,
-    https: bool,
+    words: str | None = None,
+    limits: PageLimits = DEFAULT_LIMITS,
     retry_after: int | None = None,
+    values: Mapping[str, object] | None = None,
 ) -> None:
+    """Answer for the app: under /api/ the API's `{"error", "message"}`
+    (`code`, and its words in Spanish), elsewhere the error page in the
+    viewer's language. `words` is the catalog's code when not `code`."""
+    path = scope["path"]
+    https = scope.get("scheme") == "https"
+    words = words or code
+    values = values or {}
     if path.startswith("/api/"):
+        message = say(words, "es", limits=limits, **values)
         body = json.dumps({"error": code, "message": message}).encode()
         content_type = b"application/json"
     else:
-        from html import escape
-
-        body = (
-            '<!doctype html><html lang="es"><meta charset="utf-8"><title>Escoba del 15</title>'
-            f'<main><p role="alert">{escape(message)}</p><p><a href="/">Volver</a></p></main>'
-            "</html>"
+        lang = _lang(_headers(scope))
+        body = render_page(
+            "error.html",
+            lang,
+            limits,
+            title=say("refused_title", lang),
+            message=say(words, lang, limits=limits, **values),
+            back_url="/",
+            next_path="/",
         ).encode()
         content_type = b"text/html; charset=utf-8"
     headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
@@ -364,3 +373,9 @@ async def _refuse(
     headers = _with_security_headers(headers, https)
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+def _lang(headers: dict[str, str]) -> str:
+    """The viewer's language, as `deps.lang_of` reads it off a request."""
+    cookie = cookie_parser(headers.get("cookie", "")).get(LANG_COOKIE)
+    return choose_lang(cookie, headers.get("accept-language"))

@@ -3,6 +3,8 @@ default, in docs/settings.md; a test keeps the two in step)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -91,6 +93,16 @@ class Settings(BaseSettings):
         return url
 
     @property
+    def limits(self) -> PageLimits:
+        """The settings the pages quote (hours, days, lengths)."""
+        return PageLimits(
+            absence_hours=self.absence_hours,
+            expiry_days=self.expiry_days,
+            name_max_length=self.name_max_length,
+            chat_max_length=self.chat_max_length,
+        )
+
+    @property
     def is_sqlite(self) -> bool:
         return self.sqlalchemy_url.startswith("sqlite")
 
@@ -104,3 +116,27 @@ class Settings(BaseSettings):
         if not self.is_sqlite:
             return "postgres"
         return "redis" if self.redis_url else "sqlite"
+
+
+def _default(name: str) -> float:
+    default = Settings.model_fields[name].default
+    assert isinstance(default, int | float)
+    return default
+
+
+@dataclass(frozen=True, slots=True)
+class PageLimits:
+    """The settings that pages and sentences quote (`escoba.words.Limits`):
+    the hours before TERMINAR POR AUSENCIA, the days before a table expires,
+    the longest name and chat line (a form's `maxlength`). Frozen and
+    hashable, it keys the template environments (`templating.environment`);
+    its defaults are the settings'."""
+
+    absence_hours: float = _default("absence_hours")
+    expiry_days: float = _default("expiry_days")
+    name_max_length: int = int(_default("name_max_length"))
+    chat_max_length: int = int(_default("chat_max_length"))
+
+
+#: The settings' own values, for pages made without an app (tests, tools).
+DEFAULT_LIMITS = PageLimits()

@@ -32,7 +32,7 @@ from escoba.engine.serialize import (
     stored_rounds_count,
 )
 from escoba.web.db import Database
-from escoba.web.errors import STALE, Busy, Conflict, NotFound
+from escoba.web.errors import Busy, Conflict, NotFound
 from escoba.web.models import ActionLogRow, ChatRow, SeatRow, TableRow
 from escoba.web.pages import PageSeat, TableStatus
 
@@ -174,7 +174,7 @@ class TableTx:
                 _UPDATE_TABLE, {"key_id": table.id, "key_version": self._table_before[2], **changes}
             )
             if done.rowcount != 1:
-                raise Conflict(STALE, "stale")
+                raise Conflict("stale")
         if self.removed_seats:
             conn.execute(_DELETE_SEAT, [{"key_id": i} for i in self.removed_seats])
         if self.new_seats:
@@ -287,10 +287,10 @@ class TableStore:
     def snap(self, conn: Connection, key: Any, column: str = "invite") -> TableRecord:
         """The committed table by "invite" or "id", or NotFound."""
         if column == "invite" and not is_invite(key):
-            raise NotFound("Esa mesa no existe.", "no_table")
+            raise NotFound("no_table")
         found = self.select(conn, column, key)
         if found is None:
-            raise NotFound("Esa mesa no existe.", "no_table")
+            raise NotFound("no_table")
         return found
 
     def select(
@@ -341,14 +341,14 @@ class TableStore:
                 return table, self.committed(conn, table)
             except _Moved:
                 continue
-        raise Busy("La mesa está ocupada: prueba otra vez.", "busy")
+        raise Busy("busy")
 
     def read_invite(self, conn: Connection, invite: str) -> tuple[TableRecord, GameState | None]:
         if not is_invite(invite):
-            raise NotFound("Esa mesa no existe.", "no_table")
+            raise NotFound("no_table")
         found = self.read(conn, "invite", invite)
         if found is None:
-            raise NotFound("Esa mesa no existe.", "no_table")
+            raise NotFound("no_table")
         return found
 
     def committed(self, db: Connection, table: TableRecord) -> GameState | None:

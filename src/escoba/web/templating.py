@@ -1,7 +1,8 @@
-"""Templating: one Jinja2 environment per language, its gettext installed,
-and the renderers of pages. Templates are pages with named blocks
-(jinja2-fragments): `table.html` renders the whole page, or only its `board`
-and `chat` blocks for an HTMX swap.
+"""Templating: one Jinja2 environment per language (and settings the pages
+quote, `PageLimits`), with its gettext and the catalog of words (`say`,
+`say_html`) installed, and the renderers of pages. Templates are pages with
+named blocks (jinja2-fragments): `table.html` renders the whole page, or
+only its `board` and `chat` blocks for an HTMX swap.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments import render_blocks
 from markupsafe import Markup
 
-from escoba.engine import Phase
+from escoba.engine import InputError, Phase
 from escoba.i18n import HTML_LANG, LANGUAGES, translations
 from escoba.names import (
     Design,
@@ -29,58 +30,30 @@ from escoba.web.board import and_list, board_model, who
 from escoba.web.cards_svg import card_back_svg, card_svg
 from escoba.web.errors import ServiceError
 from escoba.web.pages import TablePage, TableStatus
+from escoba.web.settings import DEFAULT_LIMITS, PageLimits
+from escoba.words import Limits, say, say_html
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 TEMPLATES_DIR: Final = PACKAGE_DIR / "templates"
 ROBOT_LABELS: Final = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
 
 
-def N_(message: str) -> str:
-    """Marks a string for the catalogs; it is translated where it is shown."""
-    return message
+def refusal_text(exc: ServiceError | InputError, lang: str, limits: Limits | None = None) -> str:
+    """A refusal in the viewer's language, from the catalog: the service's
+    by its words and values, a form's that names no card by the engine's code."""
+    if isinstance(exc, ServiceError):
+        return exc.text(lang, limits)
+    return say(exc.code, lang, limits=limits, **exc.params)
 
 
-#: Refusals from the service, by `ServiceError.code`, for the languages other
-#: than Spanish (the service's own message is Spanish and shown as is there).
-ERROR_TEXTS: Final = {
-    "stale": N_("La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar."),
-    "busy": N_("La mesa está ocupada: prueba otra vez."),
-    "no_table": N_("Esa mesa no existe."),
-    "already_started": N_("La partida ya empezó: puedes mirarla."),
-    "table_full": N_("La mesa está completa: puedes mirar la partida."),
-    "not_enough": N_("Hacen falta de 2 a 4 jugadores para empezar."),
-    "not_creator": N_("Solo quien creó la mesa puede hacer eso."),
-    "not_seated": N_("No estás sentado en esta mesa."),
-    "not_playing": N_("No juegas en esta partida."),
-    "empty_chat": N_("Escribe algo antes de enviar."),
-    "spectator": N_("Solo quienes están sentados pueden escribir."),
-    "chat_rate": N_("Vas muy rápido: espera unos segundos."),
-    "empty_name": N_("Escribe tu nombre."),
-    "bad_name": N_("El nombre tiene caracteres no válidos."),
-    "invisible_name": N_("El nombre necesita al menos una letra o un número que se vea."),
-    "robot_name": N_("Ese nombre es de robot: elige otro."),
-    "name_taken": N_(
-        "Ya hay alguien en la mesa con ese nombre o uno que se le parece: elige otro."
-    ),
-    "self_absence": N_("Eres tú quien tiene el turno: juega una carta."),
-    "already_accepted": N_("Ya aceptaste la revancha."),
-    "choose_pairs": N_("Elige MANTENER o CAMBIAR las parejas."),
-    "not_finished": N_("La partida todavía no terminó."),
-    "not_started": N_("La partida todavía no empezó."),
-}
-
-
-def error_text(exc: ServiceError, lang: str) -> str:
-    """The refusal in the viewer's language: by code, else the service's words."""
-    if lang == "es" or exc.code not in ERROR_TEXTS:
-        return exc.message
-    return translations(lang).gettext(ERROR_TEXTS[exc.code])
-
-
-@lru_cache(maxsize=8)
-def environment(lang: str = "es") -> Environment:
+@lru_cache(maxsize=16)
+def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Environment:
     """One environment per language, its catalog installed for `_()` and
-    `{% trans %}` (newstyle: arguments are escaped, `%(name)s` placeholders)."""
+    `{% trans %}` (newstyle: arguments are escaped, `%(name)s` placeholders),
+    and the catalog of words: `say(code, **values)` (plain, escaped by the
+    page) and `say_html(code, **values)` (names kept as markup), with the
+    hours, days and lengths of `limits`, which the forms' `maxlength` also
+    reads (`limits.name_max_length`). An app has one `limits`: its settings'."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         autoescape=select_autoescape(["html"]),
@@ -98,6 +71,9 @@ def environment(lang: str = "es") -> Environment:
 
     env.globals.update(
         lang=lang,
+        limits=limits,
+        say=lambda code, **values: say(code, lang, limits=limits, **values),
+        say_html=lambda code, **values: say_html(code, lang, limits=limits, **values),
         html_lang=HTML_LANG.get(lang, "es"),
         languages=LANGUAGES,
         card_svg=card_face,
@@ -155,30 +131,46 @@ def table_context(
     invite_url: str | None = None,
     lang: str = "es",
     continue_url: str | None = None,
+    limits: PageLimits = DEFAULT_LIMITS,
 ) -> dict[str, Any]:
     return {
         "continue_url": continue_url,
         "page": page,
         "design": design,
-        "board": board_model(page, design, lang),
+        "board": board_model(page, design, lang, limits),
         "error": error,
         "watching": watching,
         "invite_url": invite_url,
     }
 
 
-def render_page(template: str, lang: str = "es", **context: Any) -> str:
-    return environment(lang).get_template(template).render(**context)
+def render_page(
+    template: str, lang: str = "es", limits: PageLimits = DEFAULT_LIMITS, **context: Any
+) -> str:
+    return environment(lang, limits).get_template(template).render(**context)
 
 
-def render_table(page: TablePage, design: Design, lang: str = "es", **extra: Any) -> str:
+def render_table(
+    page: TablePage,
+    design: Design,
+    lang: str = "es",
+    limits: PageLimits = DEFAULT_LIMITS,
+    **extra: Any,
+) -> str:
     """The whole table page."""
-    context = table_context(page, design, lang=lang, **extra)
-    return render_page("table.html", lang, next_path=f"/t/{page.invite}", **context)
+    context = table_context(page, design, lang=lang, limits=limits, **extra)
+    return render_page("table.html", lang, limits, next_path=f"/t/{page.invite}", **context)
 
 
-def render_board(page: TablePage, design: Design, lang: str = "es", **extra: Any) -> str:
+def render_board(
+    page: TablePage,
+    design: Design,
+    lang: str = "es",
+    limits: PageLimits = DEFAULT_LIMITS,
+    **extra: Any,
+) -> str:
     """The `board` block plus the chat log as an out-of-band swap: what an
     HTMX request (a refresh after an SSE «update», or an action) gets back."""
-    context = table_context(page, design, lang=lang, **extra)
-    return str(render_blocks(environment(lang), "table.html", ["board", "chat"], **context))
+    context = table_context(page, design, lang=lang, limits=limits, **extra)
+    env = environment(lang, limits)
+    return str(render_blocks(env, "table.html", ["board", "chat"], **context))
