@@ -364,7 +364,8 @@ async def abandon(
 async def absence(
     invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
 ) -> Response:
-    """TERMINAR POR AUSENCIA, once the player on turn has been idle longer than ESCOBA_ABSENCE_HOURS (48 by default)."""
+    """TERMINAR POR AUSENCIA, once the player on turn has been idle longer
+    than ESCOBA_ABSENCE_HOURS (48 by default)."""
     service.end_for_absence(invite, token, body.version)
     return _table_response(service, invite, token)
 
