@@ -42,6 +42,7 @@ SAMPLES: dict[str, object] = {
     "loser": "Ana",
     "winners": "Tito",
     "n": 3,
+    "robots": ("Carmen", "Tito", "Luna"),
 }
 COUNTS: dict[str, tuple[object, object]] = {
     "cards": (("4H",), ("4H", "5C")),

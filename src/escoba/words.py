@@ -149,7 +149,7 @@ CATALOG: Final[Mapping[str, Message]] = {
     "name_taken": sentence(
         "Ya hay alguien en la mesa con ese nombre o uno que se le parece: elige otro."
     ),
-    "unknown_robot": sentence("Los robots son Carmen, Tito y Luna."),
+    "unknown_robot": sentence("Los robots de la mesa son: %(robots)s."),
     "not_a_robot": sentence("Ahí no hay un robot."),
     "bad_partner": sentence("Elige a otro jugador de la mesa como pareja."),
     "not_enough": sentence("Hacen falta de 2 a 4 jugadores para empezar."),

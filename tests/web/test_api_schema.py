@@ -77,10 +77,8 @@ def _raised_codes() -> dict[tuple[str, int], str]:
             status: Any = None
             if name == "IllegalAction" and values:
                 code, status = values[0], 409
-            elif name in statuses:
-                keyword = next((k.value for k in node.keywords if k.arg == "code"), None)
-                code = values[1] if len(values) > 1 else getattr(keyword, "value", None)
-                status = statuses[name]
+            elif name in statuses and values:
+                code, status = values[0], statuses[name]  # ServiceError(code, **values)
             elif name in ("refusal", "_refuse"):
                 pairs = itertools.pairwise(values)
                 status, code = next(

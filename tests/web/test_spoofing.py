@@ -13,10 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, insert, update
 
+from escoba.bots import SEATABLE
 from escoba.web.app import create_app
 from escoba.web.clock import ManualClock
 from escoba.web.errors import Conflict, Invalid
-from escoba.web.lobby import ROBOT_NAMES
 from escoba.web.models import ChatRow, SeatRow
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
@@ -97,7 +97,7 @@ def test_lookalike_names() -> None:
 
 
 def test_robot_lookalikes() -> None:
-    robots = list(ROBOT_NAMES.values())
+    robots = [robot.display_name for robot in SEATABLE.values()]
     for name in ROBOTISH:
         assert looks_like_a_robot(name, robots), repr(name)
     for name in ("Ana", "Luna María", "Roberto", "Talbot", "Bottini", "Titania", "Carla"):

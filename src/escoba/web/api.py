@@ -118,8 +118,8 @@ def validation_refusal(request: Request, exc: RequestValidationError) -> JSONRes
             return refusal(422, "invalid", say("missing_body", API_LANG))
         if not _is_json(request.headers.get("content-type")):
             # FastAPI parses a body as JSON only when it is labelled so
-            code = "unsupported_media_type"
-            return refusal(415, code, say(code, API_LANG))
+            media = "unsupported_media_type"
+            return refusal(415, "unsupported_media_type", say(media, API_LANG))
         return refusal(422, "invalid", say("body_not_object", API_LANG))
     first = errors[0] if errors else {}
     where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")

@@ -18,9 +18,18 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    create_model,
+)
 from pydantic_core import PydanticCustomError
 
+from escoba.bots import SEATABLE_KEYS
 from escoba.engine import EndReason, Phase
 from escoba.engine.cards import NOTATION
 from escoba.web.pages import TableStatus
@@ -89,8 +98,22 @@ class VersionIn(StrictIn):
     version: int = Field(description="The table version your command was made on.")
 
 
+def _seatable(robot: str) -> str:
+    if robot not in SEATABLE_KEYS:
+        raise ValueError(f"one of {', '.join(SEATABLE_KEYS)}")
+    return robot
+
+
+#: A robot's key, one of escoba.bots.SEATABLE (the schema lists them).
+RobotKey = Annotated[
+    str,
+    AfterValidator(_seatable),
+    WithJsonSchema({"type": "string", "enum": list(SEATABLE_KEYS)}),
+]
+
+
 class RobotIn(VersionIn):
-    robot: Literal["carmen", "tito", "luna"]
+    robot: RobotKey
 
 
 class PositionIn(VersionIn):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from escoba.bots import SEATABLE
 from escoba.engine import RuleSet, new_game
 from escoba.engine.rules import SITE_TARGETS
 from escoba.web.command_path import CommandPath, Outcome
@@ -23,7 +24,6 @@ from escoba.web.store import (
     new_token,
 )
 
-ROBOT_NAMES: dict[str, str] = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
 _JOINER = "\u200d"  # invisible, but it joins emoji such as 👩‍💻: a name may have it
 
 
@@ -108,8 +108,8 @@ class Lobby(CommandPath):
         return Joined(invite=invite, token=token, position=seat.position)
 
     def add_robot(self, invite: str, token: str | None, version: int, robot: str) -> Outcome:
-        if robot not in ROBOT_NAMES:
-            raise Invalid("unknown_robot")
+        if robot not in SEATABLE:
+            raise Invalid("unknown_robot", robots=[r.display_name for r in SEATABLE.values()])
 
         def command(tx: TableTx) -> None:
             table = tx.table
@@ -118,10 +118,13 @@ class Lobby(CommandPath):
             if position is None:
                 raise Conflict("table_full", words="no_free_seat")
             # a person named so before the name rules (`_clean_name`) existed
-            if any(s.robot is None and look_alike(ROBOT_NAMES[robot], s.name) for s in table.seats):
+            if any(
+                s.robot is None and look_alike(SEATABLE[robot].display_name, s.name)
+                for s in table.seats
+            ):
                 raise Conflict("name_taken")
             tx.add_seat(
-                SeatRecord(None, position, ROBOT_NAMES[robot], robot, None, None, False),
+                SeatRecord(None, position, SEATABLE[robot].display_name, robot, None, None, False),
                 self.clock.now(),
             )
             self._log(tx, 0, "add_robot", {"robot": robot, "position": position})
@@ -191,7 +194,7 @@ class Lobby(CommandPath):
             raise Invalid("bad_name")
         if not has_visible_letter_or_digit(name):
             raise Invalid("invisible_name")
-        if looks_like_a_robot(name, ROBOT_NAMES.values()):
+        if looks_like_a_robot(name, [r.display_name for r in SEATABLE.values()]):
             raise Invalid("robot_name")
         return name
 

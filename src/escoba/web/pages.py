@@ -4,10 +4,11 @@ only show what that viewer may know."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from escoba.bots import SEATABLE_KEYS
 from escoba.engine import View
 
 
@@ -64,4 +65,4 @@ class TablePage:
     rematch_needs_pairs_choice: bool  # four players: MANTENER or CAMBIAR
     rematch_accepted_by_you: bool
     result_text: str | None  # how the game ended, in Spanish: the API's `result` (say_result)
-    robots: tuple[str, ...] = field(default=("carmen", "tito", "luna"))
+    robots: tuple[str, ...] = SEATABLE_KEYS  # the robots the creator may seat

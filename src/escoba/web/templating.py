@@ -17,6 +17,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments import render_blocks
 from markupsafe import Markup
 
+from escoba.bots import SEATABLE
 from escoba.engine import InputError, Phase
 from escoba.i18n import HTML_LANG, LANGUAGES, translations
 from escoba.names import (
@@ -35,7 +36,6 @@ from escoba.words import Limits, say, say_html
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 TEMPLATES_DIR: Final = PACKAGE_DIR / "templates"
-ROBOT_LABELS: Final = {"carmen": "Carmen", "tito": "Tito", "luna": "Luna"}
 
 
 def refusal_text(exc: ServiceError | InputError, lang: str, limits: Limits | None = None) -> str:
@@ -83,7 +83,7 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         designs=tuple(Design),
         diamonds_word=lambda design: diamonds_word(design, lang),
         seven_of_diamonds_name=lambda design: seven_of_diamonds_name(design, lang),
-        robot_labels=ROBOT_LABELS,
+        robot_labels={key: robot.display_name for key, robot in SEATABLE.items()},
         who=lambda name, robot=False: who(name, robot, lang),
         who_list=lambda seats: and_list([who(s.name, s.is_robot, lang) for s in seats], lang),
         TableStatus=TableStatus,
