@@ -10,7 +10,11 @@ without its model fails there instead of going undocumented.
 
 A claim's cards have one name everywhere: `cards`, every card the claim
 takes with the left card first, in the command as in the view's history,
-its `legal_actions` and the game record (shared/RECORD.md)."""
+its `legal_actions` and the game record (shared/RECORD.md).
+
+Over 500 lines on purpose: it is the whole contract, one small model per JSON
+object and the refusals by status, kept in one file so that a client's author
+reads it in one place (as `/docs` shows it)."""
 
 from __future__ import annotations
 
