@@ -172,6 +172,11 @@ def test_refusals_name_what_is_wrong() -> None:
         with pytest.raises(IllegalAction) as err:
             apply(state, seat, action)
         assert _said(err.value) == (code, message)
+    # the values are for programs too (the API's logs, `str()`): the seat asked for
+    with pytest.raises(IllegalAction) as err:
+        apply(state, 2, make_play(cs("5D")[0]))
+    assert err.value.params == {"seat": 2}
+    assert str(err.value) == "no_such_seat seat=2"
 
 
 def test_no_play_between_rounds_or_after_the_game() -> None:
