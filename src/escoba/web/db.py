@@ -97,7 +97,7 @@ class Database:
             )
             # Reads run each statement on its own (no BEGIN/COMMIT round
             # trips): the service's reads are made safe against a commit in
-            # between (TableService._committed checks the version it read).
+            # between (TableStore.committed checks the version it read).
             self.read_engine = create_engine(
                 url,
                 pool_size=5,

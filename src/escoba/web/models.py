@@ -58,7 +58,7 @@ class TableRow(Base):
     # The game, hidden cards included (escoba.engine.serialize, format 2): the
     # live part, rewritten by every move, and the finished rounds of the game,
     # written when a round ends. Both are loaded only when the service's cache
-    # of parsed states misses (TableService._committed).
+    # of parsed states misses (TableStore.committed, web/store.py).
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
     rounds: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True, deferred=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
