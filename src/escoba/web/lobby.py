@@ -84,6 +84,7 @@ class Lobby(CommandPath):
     def join(self, invite: str, name: str) -> Joined:
         name = self._clean_name(name)
         token = new_token()
+        taken: list[int] = []  # the position the command gives the seat
 
         def command(tx: TableTx) -> None:
             table = tx.table
@@ -92,6 +93,7 @@ class Lobby(CommandPath):
             position = free_position(table)
             if position is None:
                 raise Conflict("table_full")
+            taken.append(position)
             if any(look_alike(name, s.name) for s in table.seats):
                 raise Conflict("name_taken")
             tx.add_seat(
@@ -100,12 +102,8 @@ class Lobby(CommandPath):
             )
             self._log(tx, position, "join", {"name": name})
 
-        outcome = self._command(invite, None, None, command)
-        with self.db.snapshot() as conn:
-            table = self.store.snap(conn, outcome.table_id, "id")
-        seat = find_seat(table.seats, token)
-        assert seat is not None
-        return Joined(invite=invite, token=token, position=seat.position)
+        self._command(invite, None, None, command)
+        return Joined(invite=invite, token=token, position=taken[-1])
 
     def add_robot(self, invite: str, token: str | None, version: int, robot: str) -> Outcome:
         if robot not in SEATABLE:

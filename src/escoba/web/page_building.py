@@ -9,15 +9,15 @@ from escoba.engine import EndReason, GameState, Phase, view
 from escoba.web.chat import read_chat
 from escoba.web.command_path import CommandPath
 from escoba.web.ending import absent_seat
-from escoba.web.pages import ChatLine, TablePage, TableStatus
+from escoba.web.pages import ChatLine, PageSeat, TablePage, TableStatus
 from escoba.web.store import (
     MAX_SEATS,
     SeatRecord,
     TableRecord,
     find_seat,
     free_position,
+    has_game,
     names,
-    page_seat,
 )
 from escoba.words import say_result
 
@@ -91,3 +91,17 @@ class PageBuilding(CommandPath):
                 else say_result(result, names(table), state.players, limits=self.settings)
             ),
         )
+
+
+def page_seat(table: TableRecord, seat: SeatRecord, you: SeatRecord | None) -> PageSeat:
+    """A seat as a page shows it to the viewer who holds `you`."""
+    return PageSeat(
+        position=seat.position,
+        name=seat.name,
+        is_robot=seat.robot is not None,
+        robot=seat.robot,
+        game_seat=seat.game_seat if has_game(table) else None,
+        is_creator=seat.position == 0,
+        is_you=you is not None and seat.id == you.id,
+        rematch_accepted=seat.rematch,
+    )

@@ -12,8 +12,9 @@ from escoba.engine import GameState, to_record
 from escoba.web.command_path import CommandPath
 from escoba.web.errors import Conflict
 from escoba.web.models import ActionLogRow
+from escoba.web.page_building import page_seat
 from escoba.web.pages import PageSeat
-from escoba.web.store import find_seat, names, page_seat
+from escoba.web.store import find_seat, names
 
 
 class Reads(CommandPath):

@@ -34,7 +34,7 @@ from escoba.engine.serialize import (
 from escoba.web.db import Database
 from escoba.web.errors import Busy, Conflict, NotFound
 from escoba.web.models import ActionLogRow, ChatRow, SeatRow, TableRow
-from escoba.web.pages import PageSeat, TableStatus
+from escoba.web.pages import TableStatus
 
 STATE_CACHE = 4096  # parsed states kept per process (a few MB)
 ROUNDS_CACHE = 1024  # parsed finished rounds of games, the same way
@@ -444,17 +444,3 @@ def robot_on_turn(table: TableRecord, state: GameState | None) -> bool:
         return False
     turn = state.round.turn
     return any(s.game_seat == turn and s.robot is not None for s in table.seats)
-
-
-def page_seat(table: TableRecord, seat: SeatRecord, you: SeatRecord | None) -> PageSeat:
-    """A seat as a page shows it to the viewer who holds `you`."""
-    return PageSeat(
-        position=seat.position,
-        name=seat.name,
-        is_robot=seat.robot is not None,
-        robot=seat.robot,
-        game_seat=seat.game_seat if has_game(table) else None,
-        is_creator=seat.position == 0,
-        is_you=you is not None and seat.id == you.id,
-        rematch_accepted=seat.rematch,
-    )
