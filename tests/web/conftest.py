@@ -25,7 +25,15 @@ from .servers import free_port
 
 PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
-TABLES = ("chat", "action_log", "seats", "tables", "rate_limits")
+TABLES = (
+    "chat",
+    "action_log",
+    "seats",
+    "tables",
+    "rate_limits",
+    "devices",
+    "push_subscriptions",
+)
 
 
 def first_legal(robot: str, view: eng.View, rng: random.Random) -> eng.Action:

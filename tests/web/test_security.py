@@ -117,7 +117,7 @@ def test_no_get_changes_a_table(site: TestClient) -> None:
 
 def _seat_cookie_header(response: object) -> str:
     headers = response.headers.get_list("set-cookie")  # type: ignore[attr-defined]
-    found = [h for h in headers if h.startswith("seat_")]
+    found = [h for h in headers if h.startswith("device=")]
     assert found, headers
     return str(found[0])
 
@@ -153,15 +153,17 @@ def test_behind_a_proxy_x_forwarded_proto_marks_cookies_secure(
 
 def test_tampered_or_foreign_seat_cookies_give_no_seat(site: TestClient) -> None:
     invite = page_table(site, "Ana")
-    cookie = site.cookies.get(f"seat_{invite}")
+    cookie = site.cookies.get("device")
     assert cookie
-    other = page_table(site, "Zoe")
-    foreign = site.cookies.get(f"seat_{other}")
-    assert foreign
+    other_browser = TestClient(site.app)
+    page_table(other_browser, "Zoe")
+    foreign = other_browser.cookies.get("device")  # a device with a seat elsewhere
+    assert foreign and foreign != cookie
+    signed_other = site.app.state.ctx.signer.dumps({"i": invite, "t": "x" * 32})  # type: ignore[attr-defined]
     v = table_version(site, invite)
     site.cookies.clear()
-    for forged in (cookie[:-2] + "xx", foreign, "garbage", ""):
-        site.cookies.set(f"seat_{invite}", forged)
+    for forged in (cookie[:-2] + "xx", foreign, signed_other, "garbage", ""):
+        site.cookies.set("device", forged)
         r = site.post(
             f"/t/{invite}/robots", data={"version": str(v), "robot": "tito"}, follow_redirects=False
         )
@@ -401,15 +403,15 @@ def test_a_seat_is_counted_once_however_its_credential_is_spelled(
     limited = _limited(settings, rate_act_per_seat=4, rate_act_per_ip=1000)
     with _html_client(limited, clock) as client:
         invite = page_table(client, "Ana")
-        value = client.cookies.get(f"seat_{invite}")
+        value = client.cookies.get("device")
         assert value and "." in value
         client.cookies.clear()
         escaped = value.replace(".", "\\056")
         spellings = [
-            {"Cookie": f"seat_{invite}={value}"},
-            {"Cookie": f'seat_{invite}="{value}"'},
-            {"Cookie": f'seat_{invite}="{escaped}"'},
-            {"Cookie": f'other=1; seat_{invite}="{value}"'},
+            {"Cookie": f"device={value}"},
+            {"Cookie": f'device="{value}"'},
+            {"Cookie": f'device="{escaped}"'},
+            {"Cookie": f'other=1; device="{value}"'},
         ]
         for i, headers in enumerate(spellings):
             r = client.post(
@@ -437,7 +439,7 @@ def test_the_bearer_token_and_the_cookie_share_one_seats_limit(
         ana = create(client, "Ana")
         r = client.get(f"/t/{ana.invite}/continue/{ana.token}", follow_redirects=False)
         assert r.status_code == 303
-        cookie = {"Cookie": f"seat_{ana.invite}={client.cookies.get(f'seat_{ana.invite}')}"}
+        cookie = {"Cookie": f"device={client.cookies.get('device')}"}
         client.cookies.clear()
         for i in range(2):
             r = client.post(

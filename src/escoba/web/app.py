@@ -27,6 +27,7 @@ from escoba.web.clock import Clock, SystemClock
 from escoba.web.command_path import RobotBrain
 from escoba.web.db import Database
 from escoba.web.deps import AppContext, lang_of
+from escoba.web.devices import Devices, LegacySeatsMiddleware
 from escoba.web.errors import Busy, ServiceError
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, close_on_exit_signals
@@ -111,12 +112,14 @@ def create_app(
         limiter = DatabaseLimiter(db)
     service.on_robot_turn = runner.schedule
     secret = settings.secret_key or db.secret("cookie")
+    signer = URLSafeSerializer(secret, salt="escoba-seat")
     ctx = AppContext(
         settings=settings,
         service=service,
         broker=broker,
         hub=hub,
-        signer=URLSafeSerializer(secret, salt="escoba-seat"),
+        signer=signer,
+        devices=Devices(db, service.clock, signer),
     )
 
     @asynccontextmanager
@@ -157,7 +160,14 @@ def create_app(
         redoc_url=None,
     )
     app.state.ctx = ctx
-    app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter, signer=ctx.signer)
+    app.add_middleware(LegacySeatsMiddleware, devices=ctx.devices, settings=settings)
+    app.add_middleware(
+        GuardMiddleware,
+        settings=settings,
+        limiter=limiter,
+        signer=ctx.signer,
+        devices=ctx.devices,
+    )
     app.add_middleware(  # outside the guard: an oversized body is refused before anything
         BodyLimitMiddleware,
         max_bytes=settings.max_body_bytes,

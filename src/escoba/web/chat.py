@@ -13,7 +13,7 @@ from escoba.web.errors import Forbidden, Invalid, RateLimited
 from escoba.web.models import ChatRow
 from escoba.web.pages import ChatLine
 from escoba.web.spoofing import strip_bidi_controls
-from escoba.web.store import TableTx, find_seat
+from escoba.web.store import Credential, TableTx, find_seat
 
 CHAT_SHOWN = 50
 
@@ -31,7 +31,7 @@ _CHAT_AFTER = (
 
 
 class Chat(CommandPath):
-    def chat(self, invite: str, token: str | None, text: str) -> Outcome:
+    def chat(self, invite: str, token: Credential, text: str) -> Outcome:
         text = clean_chat(text)
         if not text:
             raise Invalid("empty_chat")

@@ -33,6 +33,7 @@ from escoba.web.pages import TableStatus
 from escoba.web.settings import Settings
 from escoba.web.store import (
     UNSET,
+    Credential,
     SeatRecord,
     TableRecord,
     TableStore,
@@ -101,7 +102,7 @@ class CommandPath:
     def _command(
         self,
         invite: str,
-        token: str | None,
+        token: Credential,
         version: int | None,
         command: Callable[[TableTx], None],
         game_action: bool = True,
@@ -197,7 +198,7 @@ class CommandPath:
     # ------------------------------------------------------------------
     # Who is acting
 
-    def _player(self, table: TableRecord, token: str | None) -> SeatRecord:
+    def _player(self, table: TableRecord, token: Credential) -> SeatRecord:
         seat = find_seat(table.seats, token)
         if seat is None:
             raise Forbidden("not_seated")

@@ -1,6 +1,7 @@
 """Typed dependencies shared by the HTML and JSON routers and the app's error
-handlers: the service, the seat token a request carries (a signed HttpOnly
-cookie in the browser, a bearer token on the API), and the viewer's language."""
+handlers: the service, who a request is (the browser's device, from its one signed
+HttpOnly cookie, and the seat it holds at a table; a bearer token on the API),
+and the viewer's language."""
 
 from __future__ import annotations
 
@@ -8,17 +9,17 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request, Response
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import URLSafeSerializer
 
 from escoba.i18n import LANG_COOKIE, choose_lang
 from escoba.web.bridges import Hub
+from escoba.web.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
 from escoba.web.live import Broker
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
+from escoba.web.store import HeldSeat
 
-COOKIE_PREFIX = "seat_"
 DECK_COOKIE = "deck"
-COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 
 
 @dataclass
@@ -28,6 +29,7 @@ class AppContext:
     broker: Broker
     hub: Hub
     signer: URLSafeSerializer
+    devices: Devices
 
 
 async def get_context(request: Request) -> AppContext:
@@ -38,37 +40,44 @@ async def get_context(request: Request) -> AppContext:
 ContextDep = Annotated[AppContext, Depends(get_context)]
 
 
-def cookie_name(invite: str) -> str:
-    return COOKIE_PREFIX + invite
+def device_of(request: Request) -> Device | None:
+    """The device this browser's cookie names (looked up once a request)."""
+    state = request.scope.setdefault("state", {})
+    if "device" not in state:
+        ctx: AppContext = request.app.state.ctx
+        state["device"] = ctx.devices.identify(request.cookies.get(DEVICE_COOKIE))
+    device: Device | None = state["device"]
+    return device
 
 
-def seat_token_from_cookie(request: Request, ctx: AppContext, invite: str) -> str | None:
-    """The seat token in this table's cookie, or None if absent or tampered."""
-    return token_in_cookie(ctx.signer, request.cookies.get(cookie_name(invite)), invite)
+def held_seat(request: Request, invite: str) -> HeldSeat | None:
+    """The seat this browser's device holds at table `invite`, if any (looked
+    up once a request: the guard may have for its rate limit)."""
+    ctx: AppContext = request.app.state.ctx
+    state = request.scope.setdefault("state", {})
+    return ctx.devices.seat_at(state, request.cookies.get(DEVICE_COOKIE), invite)
 
 
-def token_in_cookie(signer: URLSafeSerializer, raw: str | None, invite: str) -> str | None:
-    """The seat token a cookie's value carries for this table, or None."""
-    if not raw:
-        return None
-    try:
-        data = signer.loads(raw)
-    except BadSignature:
-        return None
-    if not isinstance(data, dict) or data.get("i") != invite:
-        return None  # a cookie signed for another table
-    token = data.get("t")
-    return token if isinstance(token, str) else None
+def hold_seat(request: Request, response: Response, invite: str, token: str) -> None:
+    """Let this browser hold a seat it was just given (creating its device,
+    and its one cookie, on its first seat)."""
+    ctx: AppContext = request.app.state.ctx
+    device = device_of(request)
+    if device is None:
+        made = ctx.devices.create(request.headers.get("user-agent"))
+        device = request.scope.setdefault("state", {})["device"] = made.device
+        set_device_cookie(response, ctx.settings, made.cookie)
+    ctx.devices.hold(device.id, invite, token)
 
 
-def set_seat_cookie(response: Response, ctx: AppContext, invite: str, token: str) -> None:
+def set_device_cookie(response: Response, settings: Settings, value: str) -> None:
     response.set_cookie(
-        cookie_name(invite),
-        ctx.signer.dumps({"i": invite, "t": token}),
+        DEVICE_COOKIE,
+        value,
         max_age=COOKIE_MAX_AGE,
         httponly=True,
         samesite="lax",
-        secure=ctx.settings.secure_cookies,
+        secure=settings.secure_cookies,
         path="/",
     )
 

@@ -9,11 +9,11 @@ from escoba.engine import EndReason, GameState, IllegalAction, Phase, end_game
 from escoba.web.command_path import CommandPath, Outcome
 from escoba.web.errors import Conflict, Forbidden
 from escoba.web.pages import TableStatus
-from escoba.web.store import TableRecord, TableTx
+from escoba.web.store import Credential, TableRecord, TableTx
 
 
 class Ending(CommandPath):
-    def abandon(self, invite: str, token: str | None, version: int) -> Outcome:
+    def abandon(self, invite: str, token: Credential, version: int) -> Outcome:
         """ABANDONAR or SALIR DEL JUEGO: the leaver's side loses; the game ends."""
 
         def command(tx: TableTx) -> None:
@@ -22,7 +22,7 @@ class Ending(CommandPath):
 
         return self._command(invite, token, version, command)
 
-    def end_for_absence(self, invite: str, token: str | None, version: int) -> Outcome:
+    def end_for_absence(self, invite: str, token: Credential, version: int) -> Outcome:
         """TERMINAR POR AUSENCIA: the player on turn has been idle too long
         (`absence_hours`)."""
 

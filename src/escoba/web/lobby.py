@@ -15,6 +15,7 @@ from escoba.web.pages import TableStatus
 from escoba.web.spoofing import has_visible_letter_or_digit, look_alike, looks_like_a_robot
 from escoba.web.store import (
     MAX_SEATS,
+    Credential,
     SeatRecord,
     TableRecord,
     TableTx,
@@ -105,7 +106,7 @@ class Lobby(CommandPath):
         self._command(invite, None, None, command)
         return Joined(invite=invite, token=token, position=taken[-1])
 
-    def add_robot(self, invite: str, token: str | None, version: int, robot: str) -> Outcome:
+    def add_robot(self, invite: str, token: Credential, version: int, robot: str) -> Outcome:
         if robot not in SEATABLE:
             raise Invalid("unknown_robot", robots=[r.display_name for r in SEATABLE.values()])
 
@@ -129,7 +130,7 @@ class Lobby(CommandPath):
 
         return self._command(invite, token, version, command)
 
-    def remove_robot(self, invite: str, token: str | None, version: int, position: int) -> Outcome:
+    def remove_robot(self, invite: str, token: Credential, version: int, position: int) -> Outcome:
         def command(tx: TableTx) -> None:
             table = tx.table
             self._require_creator_in_lobby(table, token)
@@ -144,7 +145,7 @@ class Lobby(CommandPath):
         return self._command(invite, token, version, command)
 
     def choose_partner(
-        self, invite: str, token: str | None, version: int, position: int
+        self, invite: str, token: Credential, version: int, position: int
     ) -> Outcome:
         """LAS PAREJAS: with four, the creator picks the partner who sits opposite."""
 
@@ -158,7 +159,7 @@ class Lobby(CommandPath):
 
         return self._command(invite, token, version, command)
 
-    def start(self, invite: str, token: str | None, version: int) -> Outcome:
+    def start(self, invite: str, token: Credential, version: int) -> Outcome:
         def command(tx: TableTx) -> None:
             table = tx.table
             self._require_creator_in_lobby(table, token)
@@ -170,7 +171,7 @@ class Lobby(CommandPath):
 
     # ------------------------------------------------------------------
 
-    def _require_creator_in_lobby(self, table: TableRecord, token: str | None) -> SeatRecord:
+    def _require_creator_in_lobby(self, table: TableRecord, token: Credential) -> SeatRecord:
         seat = find_seat(table.seats, token)
         if seat is None or seat.position != 0:
             raise Forbidden("not_creator")

@@ -132,3 +132,106 @@ class RateLimitRow(Base):
     key: Mapped[str] = mapped_column(String(96), primary_key=True)
     slot: Mapped[int] = mapped_column(Integer)
     hits: Mapped[int] = mapped_column(Integer)
+
+
+class DeviceRow(Base):
+    """One browser: its signed cookie carries a secret whose hash is here.
+    Revoking a device deletes it (its seats, codes and subscriptions go too)."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    label: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DeviceSeatRow(Base):
+    """Which seats a device holds (and so may act for)."""
+
+    __tablename__ = "device_seats"
+
+    device_id: Mapped[int] = mapped_column(
+        ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat_id: Mapped[int] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    added_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TransferCodeRow(Base):
+    """A short-lived, single-use code that moves a seat (or, with no seat, all
+    of a device's seats) to the device that redeems it."""
+
+    __tablename__ = "transfer_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    device_id: Mapped[int] = mapped_column(ForeignKey("devices.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int | None] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), nullable=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class PushSubscriptionRow(Base):
+    """A Web Push subscription (RFC 8030): one per push endpoint, whichever
+    seats it serves; made from a device's page, or by the API (no device)."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    endpoint: Mapped[str] = mapped_column(String(1024), unique=True, index=True)
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    device_id: Mapped[int | None] = mapped_column(
+        ForeignKey("devices.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class SeatPushRow(Base):
+    """Which subscriptions a seat's notices go to."""
+
+    __tablename__ = "seat_pushes"
+
+    seat_id: Mapped[int] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
+    )
+    subscription_id: Mapped[int] = mapped_column(
+        ForeignKey("push_subscriptions.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+
+
+class SeatNoticeRow(Base):
+    """What a seat wants to hear of (`kinds`, comma-separated: turn, round,
+    end, absence, warning, chat), its e-mail address for them (sent at once,
+    or as a daily digest), and the absence warnings already sent this turn."""
+
+    __tablename__ = "seat_notices"
+
+    seat_id: Mapped[int] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
+    )
+    kinds: Mapped[str] = mapped_column(String(64))
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_mode: Mapped[str] = mapped_column(String(8), default="now", server_default="now")
+    email_sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    warned_turn_since: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    warned_level: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class WatchingRow(Base):
+    """A seat whose table page is open somewhere right now (a live stream
+    renews `until`): no push or e-mail goes to it."""
+
+    __tablename__ = "watching"
+
+    seat_id: Mapped[int] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
+    )
+    until: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -12,6 +12,7 @@ from escoba.web.ending import absent_seat
 from escoba.web.pages import ChatLine, PageSeat, TablePage, TableStatus
 from escoba.web.store import (
     MAX_SEATS,
+    Credential,
     SeatRecord,
     TableRecord,
     find_seat,
@@ -23,7 +24,7 @@ from escoba.words import say_result
 
 
 class PageBuilding(CommandPath):
-    def page(self, invite: str, token: str | None, with_chat: bool = True) -> TablePage:
+    def page(self, invite: str, token: Credential, with_chat: bool = True) -> TablePage:
         """Everything one viewer may see of a table, and what they may do
         (without the chat when `with_chat` is false: the page's `chat` is empty)."""
         with self.db.snapshot() as conn:

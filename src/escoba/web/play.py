@@ -6,11 +6,11 @@ from __future__ import annotations
 from escoba.engine import Action, Card, GameState, IllegalAction, apply, start_next_round
 from escoba.web.command_path import CommandPath, Outcome
 from escoba.web.errors import Conflict, Forbidden
-from escoba.web.store import SeatRecord, TableTx
+from escoba.web.store import Credential, SeatRecord, TableTx
 
 
 class Playing(CommandPath):
-    def act(self, invite: str, token: str | None, version: int, action: Action) -> Outcome:
+    def act(self, invite: str, token: Credential, version: int, action: Action) -> Outcome:
         """LLEVAR, DEJAR EN LA MESA or LLEVAR EL 15 by the seat that holds `token`."""
 
         def command(tx: TableTx) -> None:
@@ -19,7 +19,7 @@ class Playing(CommandPath):
 
         return self._command(invite, token, version, command)
 
-    def next_round(self, invite: str, token: str | None, version: int) -> Outcome:
+    def next_round(self, invite: str, token: Credential, version: int) -> Outcome:
         """SIGUIENTE RONDA: any player of the game may deal the next round."""
 
         def command(tx: TableTx) -> None:

@@ -14,11 +14,11 @@ from escoba.web.errors import Conflict
 from escoba.web.models import ActionLogRow
 from escoba.web.page_building import page_seat
 from escoba.web.pages import PageSeat
-from escoba.web.store import find_seat, names
+from escoba.web.store import Credential, find_seat, names
 
 
 class Reads(CommandPath):
-    def seat_for(self, invite: str, token: str | None) -> PageSeat | None:
+    def seat_for(self, invite: str, token: Credential) -> PageSeat | None:
         if not token:
             return None
         with self.db.snapshot() as conn:

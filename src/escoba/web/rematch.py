@@ -8,12 +8,12 @@ from escoba.web.command_path import Outcome
 from escoba.web.errors import Conflict, Invalid
 from escoba.web.lobby import Lobby, play_order
 from escoba.web.pages import TableStatus
-from escoba.web.store import MAX_SEATS, TableRecord, TableTx
+from escoba.web.store import MAX_SEATS, Credential, TableRecord, TableTx
 
 
 class Rematches(Lobby):
     def accept_rematch(
-        self, invite: str, token: str | None, version: int, pairs: str | None = None
+        self, invite: str, token: Credential, version: int, pairs: str | None = None
     ) -> Outcome:
         """Accept the rematch; `pairs` is MANTENER (`keep`) or CAMBIAR
         (`change`) from the creator of a table of four."""

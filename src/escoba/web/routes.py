@@ -31,18 +31,19 @@ from escoba.names import (
     parse_design,
 )
 from escoba.web.deps import (
-    COOKIE_MAX_AGE,
     DECK_COOKIE,
     AppContext,
     ContextDep,
+    held_seat,
+    hold_seat,
     lang_of,
     public_base_url,
-    seat_token_from_cookie,
-    set_seat_cookie,
 )
+from escoba.web.devices import COOKIE_MAX_AGE
 from escoba.web.errors import NotFound, ServiceError
 from escoba.web.service import TableService
 from escoba.web.settings import DEFAULT_LIMITS, PageLimits
+from escoba.web.store import HeldSeat
 from escoba.web.templating import refusal_text, render_board, render_page, render_table
 from escoba.words import say
 
@@ -104,14 +105,14 @@ def refusal(request: Request, exc: ServiceError, back_url: str = "/") -> HTMLRes
 
 @dataclass
 class Visit:
-    """This request at a table: who is looking (the seat this table's cookie
-    holds, if any), in which language and deck design. The routes' current
-    seat, as a dependency."""
+    """This request at a table: who is looking (the seat this browser's
+    device holds there, if any), in which language and deck design. The
+    routes' current seat, as a dependency."""
 
     request: Request
     ctx: AppContext
     invite: str
-    token: str | None
+    token: HeldSeat | None
     lang: str
     design: Design
 
@@ -153,9 +154,6 @@ class Visit:
             error=error,
             watching=self.request.query_params.get("mirar") == "1",
             invite_url=url,
-            continue_url=(
-                f"{url}/continue/{self.token}" if self.token and page.you is not None else None
-            ),
         )
         return html_response(body, status_code)
 
@@ -182,7 +180,7 @@ async def visit(invite: str, request: Request, ctx: ContextDep) -> Visit:
         request=request,
         ctx=ctx,
         invite=invite,
-        token=seat_token_from_cookie(request, ctx, invite),
+        token=held_seat(request, invite),
         lang=lang_of(request),
         design=design_of(request),
     )
@@ -252,7 +250,7 @@ async def create_table(
         )
         return html_response(body, exc.status)
     response = RedirectResponse(f"/t/{joined.invite}", status_code=303)
-    set_seat_cookie(response, ctx, joined.invite, joined.token)
+    hold_seat(request, response, joined.invite, joined.token)
     return response
 
 
@@ -277,7 +275,7 @@ async def continue_seat(invite: str, token: str, request: Request, ctx: ContextD
         lang = lang_of(request)
         return error_page(say("bad_link", lang), 404, lang=lang, limits=limits_of(request))
     response = RedirectResponse(f"/t/{invite}", status_code=303)
-    set_seat_cookie(response, ctx, invite, token)
+    hold_seat(request, response, invite, token)
     return response
 
 
@@ -290,7 +288,7 @@ async def join(here: VisitDep, name: Annotated[str, Form(max_length=200)] = "") 
             return refusal(here.request, exc)
         return here.show(error=here.refusal_text(exc), status_code=exc.status)
     response = RedirectResponse(f"/t/{here.invite}", status_code=303)
-    set_seat_cookie(response, here.ctx, here.invite, joined.token)
+    hold_seat(here.request, response, here.invite, joined.token)
     return response
 
 

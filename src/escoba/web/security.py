@@ -29,7 +29,6 @@ hundreds of megabytes on its event loop, or hold a request open forever.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import re
@@ -41,9 +40,10 @@ from itsdangerous import URLSafeSerializer
 from starlette.requests import cookie_parser
 
 from escoba.i18n import LANG_COOKIE, choose_lang
-from escoba.web.deps import cookie_name, token_in_cookie
+from escoba.web.devices import DEVICE_COOKIE, Devices
 from escoba.web.limits import Limiter
 from escoba.web.settings import DEFAULT_LIMITS, PageLimits, Settings
+from escoba.web.store import hash_token
 from escoba.web.templating import render_page
 from escoba.words import say
 
@@ -90,9 +90,11 @@ class GuardMiddleware:
         settings: Settings,
         limiter: Limiter | None,
         signer: URLSafeSerializer,
+        devices: Devices | None = None,
     ) -> None:
         self.app = app
         self.signer = signer
+        self.devices = devices
         self.settings = settings
         self.limits = settings.limits
         self.limiter = limiter if settings.rate_limits else None
@@ -151,6 +153,26 @@ class GuardMiddleware:
                 allowed.add(headers[name].split(",")[0].strip().lower())
         return None if origin_host in allowed else f"origin {origin_host}"
 
+    def _seat_key(self, scope: Scope, headers: dict[str, str], invite: str) -> str | None:
+        """What a seat's limit counts by: the seat's own token (hashed), read as
+        the app reads it — the bearer token, else the seat the browser's
+        device holds at this table (its cookie parsed as Starlette parses it
+        and verified, the seat looked up once for the route too) — so that
+        every spelling of one credential (a quoted or escaped cookie, the token
+        as a bearer, a second device) counts as that one seat. A cookie that
+        fails its signature counts under the IP only; a bearer token is not
+        looked up here, so an invented one gets a counter of its own — its
+        commands are refused with 403 all the same, and the IP's limit bounds
+        how many it sends."""
+        scheme, _, bearer = headers.get("authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and bearer.strip():
+            return hash_token(bearer.strip())[:40]
+        if "cookie" not in headers or self.devices is None:
+            return None
+        raw = cookie_parser(headers["cookie"]).get(DEVICE_COOKIE)
+        held = self.devices.seat_at(scope.setdefault("state", {}), raw, invite)
+        return None if held is None else held.token_hash[:40]
+
     async def _rate(
         self, scope: Scope, method: str, path: str, headers: dict[str, str]
     ) -> str | None:
@@ -169,7 +191,7 @@ class GuardMiddleware:
                 return None
             keys.append((f"act:ip:{ip}", s.rate_act_per_ip))
             kinds[keys[-1][0]] = "ip"
-            seat = _seat_key(headers, match.group(1), self.signer)
+            seat = self._seat_key(scope, headers, match.group(1))
             if seat is not None:
                 keys.append((f"act:seat:{seat}", s.rate_act_per_seat))
                 kinds[keys[-1][0]] = "seat"
@@ -299,25 +321,6 @@ def _headers(scope: Scope) -> dict[str, str]:
     for key, value in scope.get("headers", []):
         out[key.decode("latin-1").lower()] = value.decode("latin-1")
     return out
-
-
-def _seat_key(headers: dict[str, str], invite: str, signer: URLSafeSerializer) -> str | None:
-    """What a seat's limit counts by: the seat's own token (hashed), read as
-    the app reads it — the bearer token, else this table's cookie parsed as
-    Starlette parses it and verified — so that every spelling of one
-    credential (a quoted or escaped cookie, the token as a bearer) counts as
-    that one seat. A cookie that fails its signature counts under the IP
-    only; a bearer token is not looked up here (that needs the database), so
-    an invented one gets a counter of its own — its commands are refused
-    with 403 all the same, and the IP's limit bounds how many it sends."""
-    scheme, _, bearer = headers.get("authorization", "").partition(" ")
-    token: str | None = None
-    if scheme.lower() == "bearer" and bearer.strip():
-        token = bearer.strip()
-    elif "cookie" in headers:
-        raw = cookie_parser(headers["cookie"]).get(cookie_name(invite))
-        token = token_in_cookie(signer, raw, invite)
-    return hashlib.sha256(token.encode()).hexdigest()[:40] if token else None
 
 
 def _with_security_headers(

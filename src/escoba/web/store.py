@@ -407,11 +407,28 @@ def is_invite(invite: object) -> bool:
     return isinstance(invite, str) and _INVITE.fullmatch(invite) is not None
 
 
-def find_seat(seats: Sequence[SeatRecord], token: str | None) -> SeatRecord | None:
+@dataclass(frozen=True, slots=True)
+class HeldSeat:
+    """A seat a browser's device holds (escoba.web.devices read it from the
+    device's own rows): it stands for the seat's token, which the browser
+    never sees. Only the server makes one; no request can spell it."""
+
+    token_hash: str
+
+
+#: Who is acting: a seat's token (the API's bearer), a seat a device holds,
+#: or nobody (a spectator).
+Credential = str | HeldSeat | None
+
+
+def find_seat(seats: Sequence[SeatRecord], token: Credential) -> SeatRecord | None:
     """The seat that holds `token`, if any."""
-    if not token or len(token) > 128:
+    if isinstance(token, HeldSeat):
+        digest = token.token_hash
+    elif not token or len(token) > 128:
         return None
-    digest = hash_token(token)
+    else:
+        digest = hash_token(token)
     return next((s for s in seats if s.token_hash == digest), None)
 
 
