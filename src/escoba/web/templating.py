@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
+from babel.dates import format_timedelta
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments import render_blocks
 from markupsafe import Markup
@@ -44,6 +46,20 @@ def refusal_text(exc: ServiceError | InputError, lang: str, limits: Limits | Non
     if isinstance(exc, ServiceError):
         return exc.text(lang, limits)
     return say(exc.code, lang, limits=limits, **exc.params)
+
+
+def moment_tag(moment: datetime, now: datetime, lang: str, kind: str = "ago") -> Markup:
+    """A moment as a person reads it, relative to `now` in their language
+    («hace 5 h», «dentro de 8 horas»), in a `<time>` whose `datetime` is the
+    exact UTC instant: the page's script keeps it current in the viewer's
+    time zone (`data-ago` counts up from a past moment, `data-countdown`
+    down to a coming one)."""
+    delta = moment - now
+    if kind == "ago":
+        delta = min(delta, timedelta(seconds=-1))
+    text = format_timedelta(delta, add_direction=True, format="short", threshold=1.5, locale=lang)
+    iso = moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return Markup('<time datetime="{}" data-{}>{}</time>').format(iso, kind, text)
 
 
 @lru_cache(maxsize=16)
@@ -88,6 +104,8 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         who_list=lambda seats: and_list([who(s.name, s.is_robot, lang) for s in seats], lang),
         TableStatus=TableStatus,
         Phase=Phase,
+        ago=lambda moment, now: moment_tag(moment, now, lang),
+        countdown=lambda moment, now: moment_tag(moment, now, lang, "countdown"),
     )
     return env
 
