@@ -43,6 +43,10 @@ SAMPLES: dict[str, object] = {
     "winners": "Tito",
     "n": 3,
     "robots": ("Carmen", "Tito", "Luna"),
+    "players": "Ana, Beto y Carmen",
+    "who": "Beto",
+    "since": "5 h",
+    "left": "dentro de 8 h",
 }
 COUNTS: dict[str, tuple[object, object]] = {
     "cards": (("4H",), ("4H", "5C")),

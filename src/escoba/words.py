@@ -263,6 +263,20 @@ CATALOG: Final[Mapping[str, Message]] = {
         settings=DAYS,
     ),
     "result_no_winner": sentence("La partida terminó sin ganador."),
+    # -- Notices to a seat away from its table (web/notices.py) --------------
+    "notice_title": sentence("Escoba · mesa de %(players)s"),
+    "notice_turn": sentence("Te toca jugar."),
+    "notice_turn_who": sentence("Te toca jugar: %(who)s jugó."),
+    "notice_round": sentence("La ronda terminó: te esperan para SIGUIENTE RONDA."),
+    "notice_end": sentence("La partida terminó."),
+    "notice_absence": sentence(
+        "%(who)s no juega desde hace %(since)s: ya puedes TERMINAR POR AUSENCIA."
+    ),
+    "notice_warning": sentence(
+        "Es tu turno desde hace %(since)s: si no juegas, podrán TERMINAR POR AUSENCIA %(left)s."
+    ),
+    "notice_expiry": sentence("Si nadie juega, la mesa vence %(left)s."),
+    "notice_chat": sentence("%(who)s escribió en el chat."),
 }
 
 

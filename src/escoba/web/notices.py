@@ -14,9 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Protocol
+
+from babel.dates import format_timedelta
+
+from escoba.names import and_list
+from escoba.words import say
 
 
 class NoticeKind(StrEnum):
@@ -29,7 +34,7 @@ class NoticeKind(StrEnum):
     ABSENCE = "absence"  # TERMINAR POR AUSENCIA became possible against someone
     WARNING = "warning"  # it is the absent one: TERMINAR POR AUSENCIA comes soon
     EXPIRY = "expiry"  # the table expires soon for want of play
-    CHAT = "chat"  # someone wrote in the chat
+    CHAT = "chat"  # someone wrote in the chat (`who` wrote)
 
 
 DEFAULT_KINDS = frozenset(
@@ -61,7 +66,10 @@ class Notice:
     """One thing to tell one seat. `players` names the table (its seats'
     names, in order); `who` is the person the notice is about (whose turn,
     who is absent, who wrote); `at` the moment it happened; `deadline` the
-    moment something comes (the absence button, the expiry)."""
+    moment something comes (the absence button, the expiry). For TURN,
+    `who` is who played last (None when a round or game began); for ABSENCE,
+    the absent one, and `at` when their turn began; for WARNING, `at` when
+    the seat's own turn began."""
 
     kind: NoticeKind
     seat_id: int
@@ -71,6 +79,38 @@ class Notice:
     who: str | None
     at: datetime
     deadline: datetime | None = None
+
+
+def notice_text(notice: Notice, lang: str, now: datetime) -> tuple[str, str]:
+    """A notice's title (the table, named by its players) and body (what
+    happened, who is waiting) in `lang`: plain text, never a card."""
+    title = say("notice_title", lang, players=and_list(list(notice.players), lang))
+    who = notice.who or "?"
+    since = _span(notice.at - now, lang)
+    left = _span(notice.deadline - now, lang) if notice.deadline is not None else ""
+    match notice.kind:
+        case NoticeKind.TURN:
+            body = say("notice_turn_who", lang, who=who) if notice.who else say("notice_turn", lang)
+        case NoticeKind.ROUND:
+            body = say("notice_round", lang)
+        case NoticeKind.END:
+            body = say("notice_end", lang)
+        case NoticeKind.ABSENCE:
+            body = say("notice_absence", lang, who=who, since=since)
+        case NoticeKind.WARNING:
+            body = say("notice_warning", lang, since=since, left=left)
+        case NoticeKind.EXPIRY:
+            body = say("notice_expiry", lang, left=left)
+        case NoticeKind.CHAT:
+            body = say("notice_chat", lang, who=who)
+    return title, body
+
+
+def _span(delta: timedelta, lang: str) -> str:
+    """«5 h» of a past moment, «dentro de 8 h» («in 8 hr.») of a coming one."""
+    if delta <= timedelta(0):
+        return format_timedelta(-delta, threshold=1.5, locale=lang)
+    return format_timedelta(delta, add_direction=True, threshold=1.5, locale=lang)
 
 
 class Channel(Protocol):
