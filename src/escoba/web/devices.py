@@ -263,7 +263,10 @@ class LegacySeatsMiddleware:
             await self.app(scope, receive, send)
             return
         raw = next((v for k, v in scope.get("headers", []) if k == b"cookie"), None)
-        cookies = cookie_parser(raw.decode("latin-1")) if raw else {}
+        if raw is None or LEGACY_PREFIX.encode() not in raw:  # the common case, unparsed
+            await self.app(scope, receive, send)
+            return
+        cookies = cookie_parser(raw.decode("latin-1"))
         if not any(name.startswith(LEGACY_PREFIX) for name in cookies):
             await self.app(scope, receive, send)
             return
