@@ -23,7 +23,7 @@ class Settings(BaseSettings):
     )
     secret_key: str | None = Field(
         default=None,
-        description="Signs seat cookies. Unset: a random key kept in the database.",
+        description="Signs device cookies. Unset: a random key kept in the database.",
     )
     robot_delay: float = Field(default=1.2, description="Seconds a robot waits before playing.")
     robot_inline: bool = Field(
