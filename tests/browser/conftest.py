@@ -67,9 +67,10 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """The app under uvicorn in a background thread."""
+    """The app under uvicorn in a background thread; `more` are more of its
+    settings."""
 
-    def __init__(self, db: Path, robot_delay: float) -> None:
+    def __init__(self, db: Path, robot_delay: float, **more: Any) -> None:
         import uvicorn
 
         from escoba.web.app import create_app
@@ -79,6 +80,7 @@ class LiveServer:
             database_url=f"sqlite:///{db}",
             robot_delay=robot_delay,
             secret_key="browser-test-secret",
+            **more,
         )
         app = create_app(settings, rng=random.Random(11))
         self.port = free_port()

@@ -1,21 +1,28 @@
 """What the push tests share: a subscription made by the test (headless
 Chromium has no push service to subscribe to), the DevTools protocol's way
-to hand a push message to a service worker, and Chromium profiles whose
-notifications can be clicked (notifications.py)."""
+to hand a push message to a service worker, Chromium profiles whose
+notifications can be clicked (notifications.py), and a push service on
+127.0.0.1 that checks and decrypts what the server sends."""
 
 from __future__ import annotations
 
 import base64
 import json
 import os
+import queue
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives import serialization
+import http_ece
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from playwright.sync_api import Browser, BrowserContext, Page, Worker
 
 from .conftest import CHROMIUM, LAUNCH_ARGS, PHONE
@@ -176,3 +183,107 @@ def launch_profile(browser: Browser, center: NotificationCenter, path: Path) -> 
     )
     context.set_default_timeout(15_000)
     return context
+
+
+@dataclass(frozen=True)
+class ReceivedPush:
+    """A push that passed the checks: which subscription, the VAPID
+    claims, and the message decrypted."""
+
+    name: str
+    claims: dict[str, Any]
+    message: bytes
+
+
+class PushReceiver:
+    """A push service on 127.0.0.1 for one test: it takes a push as a real
+    one does (RFC 8030 `POST` to the subscription's endpoint, 201), checks
+    its VAPID signature (RFC 8292: `Authorization: vapid t=<JWT>, k=<key>`,
+    ES256 verified with `k`, which is the server's published key; `aud` this
+    origin, `exp` within 24 h, a `sub`) and its headers (`TTL`,
+    `Content-Encoding: aes128gcm`), and decrypts it (RFC 8291) with the keys
+    of the subscription the test made (`subscription(name)`). A push that
+    fails a check is answered 400 and its reason kept in `errors`."""
+
+    def __init__(self, server_key: str) -> None:
+        self.server_key = server_key
+        self.received: queue.Queue[ReceivedPush] = queue.Queue()
+        self.errors: list[str] = []
+        self.subscriptions: dict[str, TestSubscription] = {}
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length)
+                name = self.path.rsplit("/", 1)[-1]
+                try:
+                    push = receiver._check(name, dict(self.headers.items()), body)
+                except AssertionError as exc:
+                    receiver.errors.append(f"{name}: {exc}")
+                    self.send_response(400)
+                    self.end_headers()
+                    return
+                self.send_response(201)
+                self.send_header("Location", f"/message/{name}")
+                self.end_headers()
+                receiver.received.put(push)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def subscription(self, name: str) -> TestSubscription:
+        made = TestSubscription.make(f"{self.origin}/push/{name}")
+        self.subscriptions[name] = made
+        return made
+
+    def _check(self, name: str, headers: dict[str, str], body: bytes) -> ReceivedPush:
+        headers = {k.lower(): v for k, v in headers.items()}
+        made = self.subscriptions.get(name)
+        assert made is not None, "no such subscription"
+        assert headers.get("content-encoding") == "aes128gcm", headers.get("content-encoding")
+        assert headers.get("ttl", "").isdigit(), "no TTL"
+        scheme, _, params = headers.get("authorization", "").partition(" ")
+        assert scheme.lower() == "vapid", f"authorization scheme {scheme!r}"
+        fields = dict(p.strip().split("=", 1) for p in params.split(","))
+        assert fields.get("k") == self.server_key, "not the server's published key"
+        claims = _verified_jwt(fields["t"], fields["k"])
+        assert claims.get("aud") == self.origin, claims
+        assert time.time() < claims["exp"] <= time.time() + 24 * 3600 + 60, claims
+        assert str(claims.get("sub", "")).startswith(("mailto:", "https:")), claims
+        message = http_ece.decrypt(
+            body, private_key=made.private_key, auth_secret=made.auth, version="aes128gcm"
+        )
+        return ReceivedPush(name, claims, message)
+
+    def next(self, timeout: float = 30) -> ReceivedPush:
+        try:
+            return self.received.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no push in {timeout} s; refused: {self.errors}") from None
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _verified_jwt(token: str, key: str) -> dict[str, Any]:
+    """The claims of an ES256 JWT whose signature `key` (an uncompressed
+    P-256 point, base64url) verifies."""
+    head, claims, signature = token.split(".")
+    assert json.loads(b64url_bytes(head)).get("alg") == "ES256", head
+    public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), b64url_bytes(key))
+    raw = b64url_bytes(signature)
+    assert len(raw) == 64, "not a raw ES256 signature"
+    der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    try:
+        public.verify(der, f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
+    except InvalidSignature:
+        raise AssertionError("the VAPID signature does not verify") from None
+    result: dict[str, Any] = json.loads(b64url_bytes(claims))
+    return result

@@ -319,3 +319,62 @@ def test_notices_blocked_in_the_browser_say_where_to_allow_them(
         )
     finally:
         context.close()
+
+
+def test_a_subscription_the_push_service_replaced_is_sent_again_for_every_table(
+    server: LiveServer, browser: Browser
+) -> None:
+    """`pushsubscriptionchange` (Firefox fires it; Chromium renews on the next
+    seated page instead): the service worker subscribes anew and sends the
+    new subscription for each table this browser asked notices of, and
+    forgets a table whose seat is gone."""
+    base = server.url
+    subscription = TestSubscription.make("http://127.0.0.1:9/push/old")
+    context = new_context(browser)
+    try:
+        context.grant_permissions(["notifications"], origin=base)
+        context.add_init_script(push_stub(subscription))
+        routes = PushRoutes(context, server_key())
+        page = context.new_page()
+        first = game_against_tito(page, base)
+        page.locator("#notify-toggle").click()
+        expect(page.locator("#notify-toggle")).to_have_text(ON)
+        second = game_against_tito(page, base)
+        page.locator("#notify-toggle").click()
+        expect(page.locator("#notify-toggle")).to_have_text(ON)
+        gone = "a-table-since-deleted"
+        page.evaluate(
+            """gone => caches.open("escoba-push-v1").then(c => c.match("/push/state.json")
+                 .then(r => r.json()).then(s => { s.tables.unshift(gone);
+                   return c.put("/push/state.json", new Response(JSON.stringify(s))); }))""",
+            gone,
+        )
+        routes.sent.clear()
+        context.route(
+            f"**/t/{gone}/push", lambda route: route.fulfill(status=404, json={"error": "x"})
+        )
+
+        worker = worker_of(context, base)
+        renewed = {**subscription.json(), "endpoint": "http://127.0.0.1:9/push/renewed"}
+        worker.evaluate(
+            """made => {
+                 self.registration.pushManager.subscribe = () => Promise.resolve(
+                   {endpoint: made.endpoint, toJSON: () => made});
+                 self.dispatchEvent(new ExtendableEvent("pushsubscriptionchange"));
+               }""",
+            renewed,
+        )
+        page.wait_for_function(
+            """() => caches.open("escoba-push-v1").then(c => c.match("/push/state.json"))
+                 .then(r => r.json()).then(s => s.endpoint.endsWith("/renewed"))"""
+        )
+        assert sorted(routes.sent) == sorted(
+            [(f"/t/{first}/push", renewed), (f"/t/{second}/push", renewed)]
+        )
+        state = page.evaluate(
+            """() => caches.open("escoba-push-v1").then(c => c.match("/push/state.json"))
+                 .then(r => r.json())"""
+        )
+        assert state == {"endpoint": renewed["endpoint"], "tables": [first, second]}
+    finally:
+        context.close()
