@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
-from .helpers import add_robot, create_table, start_game
+from .helpers import add_robot, check_axe, create_table, shot, start_game
 from .notifications import NotificationCenter
 from .push_helpers import (
     ServiceWorkers,
@@ -185,6 +185,8 @@ def test_avisarme_subscribes_this_browser_for_the_table_and_lets_go(
         expect(button).to_have_text(ON)
         expect(button).to_have_attribute("aria-pressed", "true")
         expect(note).to_have_text("Te avisaremos en este dispositivo aunque cierres la página.")
+        check_axe(page, "AVISARME on")
+        shot(page, "avisarme-on-phone")
         assert routes.sent == [(f"/t/{invite}/push", subscription.json())]
         asked = page.evaluate("window.__subscribedWith")
         assert asked == {"userVisibleOnly": True, "key": list(b64url_bytes(key))}
@@ -275,6 +277,7 @@ def test_on_iphone_outside_the_home_screen_avisarme_says_how(
             "Para recibir avisos en iPhone, agrega Escoba a tu pantalla de inicio"
             " (Compartir → Agregar a inicio) y ábrela desde allí."
         )
+        check_axe(page, "AVISARME on iPhone")
     finally:
         context.close()
 

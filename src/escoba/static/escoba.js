@@ -729,11 +729,18 @@
     });
   }
 
+  // Asked from the click itself: iPhone lets a site ask only then. (Older
+  // Safari answers through a callback instead of a promise.)
+  function askPermission() {
+    if (Notification.permission === "granted") return Promise.resolve("granted");
+    return new Promise(function (resolve) {
+      var answer = Notification.requestPermission(resolve);
+      if (answer && answer.then) answer.then(resolve);
+    });
+  }
+
   function pushOn(invite) {
-    // asked from the click itself: iPhone lets a site ask only then
-    var asked =
-      Notification.permission === "granted" ? Promise.resolve("granted") : Notification.requestPermission();
-    return asked.then(function (permission) {
+    return askPermission().then(function (permission) {
       if (permission !== "granted") {
         notices.state = permission === "denied" ? "blocked" : "off";
         notices.note = permission === "denied" ? msg("notifyDenied") : "";
@@ -954,7 +961,7 @@
       refreshNotices();
       return;
     }
-    Notification.requestPermission().then(function (permission) {
+    askPermission().then(function (permission) {
       store(permission === "granted" ? "1" : "0");
       refreshNotices();
     });
