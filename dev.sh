@@ -22,7 +22,7 @@ setup() {
     "$VENV/bin/python" -m pip install --quiet -c requirements.lock -e '.[dev]'
     echo "$want" > "$stamp"
   fi
-  ensure_chromium
+  ensure_browser_packages
   if [ -f package.json ]; then
     local nstamp=node_modules/.escoba-installed
     local nwant
@@ -35,16 +35,21 @@ setup() {
 }
 
 # The browser tests drive Debian's Chromium (Playwright cannot download its own
-# browsers here). As root, install it when missing; otherwise those tests skip
-# and say why.
-ensure_chromium() {
-  if [ -x "${ESCOBA_CHROMIUM:-/usr/bin/chromium}" ] || [ "$(id -u)" != 0 ]; then
+# browsers here), and click its notifications on a private D-Bus session bus
+# (dbus-daemon, and python3-gi for tests/browser/notification_daemon.py). As
+# root, install what is missing; otherwise those tests skip and say why.
+ensure_browser_packages() {
+  local want=()
+  [ -x "${ESCOBA_CHROMIUM:-/usr/bin/chromium}" ] || want+=(chromium)
+  command -v dbus-daemon >/dev/null 2>&1 || want+=(dbus-daemon)
+  [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import gi' >/dev/null 2>&1 || want+=(python3-gi)
+  if [ ${#want[@]} = 0 ] || [ "$(id -u)" != 0 ]; then
     return 0
   fi
   if command -v apt-get >/dev/null 2>&1; then
-    echo "Installing Chromium for the browser tests (apt-get)..." >&2
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
-      || echo "Chromium could not be installed: the browser tests will skip." >&2
+    echo "Installing ${want[*]} for the browser tests (apt-get)..." >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${want[@]}"; } \
+      || echo "${want[*]} could not be installed: some browser tests will skip." >&2
   fi
 }
 

@@ -277,6 +277,11 @@ CATALOG: Final[Mapping[str, Message]] = {
     ),
     "notice_expiry": sentence("Si nadie juega, la mesa vence %(left)s."),
     "notice_chat": sentence("%(who)s escribió en el chat."),
+    # -- The installed app (web/install.py) ---------------------------------
+    "app_description": sentence(
+        "Escoba del 15 con tus amigos, a tu ritmo: cada uno juega cuando puede"
+        " y la app avisa cuando te toca."
+    ),
 }
 
 

@@ -45,6 +45,8 @@ DESKTOP = {"width": 1280, "height": 860}
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
+    from .notifications import NotificationCenter
+
 
 def _missing() -> str:
     """Why the browser tests cannot run here, or "" when they can."""
@@ -65,9 +67,10 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """The app under uvicorn in a background thread."""
+    """The app under uvicorn in a background thread; `more` are more of its
+    settings."""
 
-    def __init__(self, db: Path, robot_delay: float) -> None:
+    def __init__(self, db: Path, robot_delay: float, **more: Any) -> None:
         import uvicorn
 
         from escoba.web.app import create_app
@@ -77,6 +80,7 @@ class LiveServer:
             database_url=f"sqlite:///{db}",
             robot_delay=robot_delay,
             secret_key="browser-test-secret",
+            **more,
         )
         app = create_app(settings, rng=random.Random(11))
         self.port = free_port()
@@ -127,6 +131,20 @@ def new_context(browser: Browser, viewport: dict[str, int] = PHONE, **kw: Any) -
     context = browser.new_context(**options)
     context.set_default_timeout(15_000)
     return context
+
+
+@pytest.fixture
+def notification_center(tmp_path: Path) -> Iterator[NotificationCenter]:
+    """A desktop's notification server, where Chromium's notifications can be
+    clicked (notifications.py); skipped with the reason where it cannot run."""
+    from .notifications import NotificationCenter, missing
+
+    why = missing()
+    if why:
+        pytest.skip(why)
+    center = NotificationCenter(tmp_path)
+    yield center
+    center.stop()
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@
  * version check stands behind that.
  *
  * Also here: the short animations of a play (respecting
- * prefers-reduced-motion), «¡Tu turno!» in the tab title and favicon, the
- * opt-in notification when the turn comes while the tab is in the background,
- * and keeping keyboard focus in place when a fresh board is swapped in.
+ * prefers-reduced-motion), «¡Tu turno!» in the tab title and favicon,
+ * AVISARME (notices by Web Push through the service worker, sw.js, or from
+ * the tab while it is open in the background), and keeping keyboard focus in place when a fresh board is swapped in.
  * The words come from the page (body[data-messages]), in its language.
  */
 (function () {
@@ -522,6 +522,337 @@
     syncNotifyButton();
   }
 
+  /* ------------------------------------------------------------ AVISARME */
+
+  // Notices of this seat's table when the page is not in front of the player.
+  // Where the browser has Web Push ("push"), AVISARME subscribes this browser
+  // (one push subscription, one endpoint, for all its tables) and hands it to
+  // the server for this table (POST /t/{invite}/push), which then notifies
+  // even with every tab closed, through the service worker (/sw.js). Without
+  // Web Push but with notifications ("tab"), as on browsers of old, the page
+  // itself notifies while it is open in a background tab. The server sends
+  // nothing while a page of the table is open, so in both modes a page in a
+  // background tab notifies by itself when the turn comes.
+  //
+  // Which tables this browser asked notices of (and its endpoint) is kept in
+  // the Cache API under a key that is no page, where the service worker reads
+  // it too (sw.js, which sends the list again when the push service replaces
+  // the subscription). On each load of a seated page the service worker is
+  // registered again and the subscription checked: a new one (or one for a
+  // new server key) is sent for every table on the list.
+
+  var PUSH_STORE = "escoba-push-v1";
+  var PUSH_STATE = "/push/state.json";
+  var PUSH_TABLES_MAX = 200;
+  var ICON = "/static/icons/icon-192.png";
+  var BADGE = "/static/icons/badge-96.png";
+
+  var notices = {
+    mode: null, // "push", "tab" or "none"
+    state: "off", // "on", "off", "blocked" or "unsupported"
+    busy: false,
+    note: "", // a sentence under the button: why, or what now
+  };
+  var swRegistration = null; // a promise of the service worker's registration
+
+  function tableInvite() {
+    var main = $("#main");
+    return main ? main.getAttribute("data-invite") : null;
+  }
+
+  function seated() {
+    var main = $("#main");
+    return !!main && main.getAttribute("data-seated") === "true" && !!tableInvite();
+  }
+
+  function onIphone() {
+    var ua = navigator.userAgent || "";
+    return /iPhone|iPad|iPod/.test(ua) || (/Macintosh/.test(ua) && navigator.maxTouchPoints > 1);
+  }
+
+  function homeScreenApp() {
+    return (
+      navigator.standalone === true ||
+      (!!window.matchMedia && window.matchMedia("(display-mode: standalone)").matches)
+    );
+  }
+
+  function noticeMode() {
+    var secure = window.isSecureContext !== false;
+    if (secure && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window) {
+      return "push";
+    }
+    return "Notification" in window ? "tab" : "none";
+  }
+
+  function emptyPushState() {
+    return { endpoint: null, tables: [] };
+  }
+
+  function readPushState() {
+    if (!window.caches) return Promise.resolve(emptyPushState());
+    return window.caches
+      .open(PUSH_STORE)
+      .then(function (cache) {
+        return cache.match(PUSH_STATE);
+      })
+      .then(function (response) {
+        return response ? response.json() : emptyPushState();
+      })
+      .then(function (state) {
+        return {
+          endpoint: typeof state.endpoint === "string" ? state.endpoint : null,
+          tables: Array.isArray(state.tables) ? state.tables.filter(Boolean) : [],
+        };
+      })
+      .catch(emptyPushState);
+  }
+
+  function writePushState(state) {
+    if (!window.caches) return Promise.resolve();
+    var body = JSON.stringify({ endpoint: state.endpoint, tables: state.tables.slice(-PUSH_TABLES_MAX) });
+    return window.caches
+      .open(PUSH_STORE)
+      .then(function (cache) {
+        return cache.put(PUSH_STATE, new Response(body, { headers: { "Content-Type": "application/json" } }));
+      })
+      .catch(function () {
+        /* no storage: this page still works, the list is not kept */
+      });
+  }
+
+  function base64UrlBytes(text) {
+    var padded = (text + "===".slice((text.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+    var raw = window.atob(padded);
+    var bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+    return bytes;
+  }
+
+  function serverKey() {
+    return window
+      .fetch("/push/key", { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("no push key");
+        return response.json();
+      })
+      .then(function (body) {
+        return base64UrlBytes(body.key);
+      });
+  }
+
+  // Whether a subscription was made for this server key (unknown: yes).
+  function sameKey(subscription, key) {
+    var made = subscription.options && subscription.options.applicationServerKey;
+    if (!made) return true;
+    var bytes = new Uint8Array(made);
+    if (bytes.length !== key.length) return false;
+    for (var i = 0; i < key.length; i++) if (bytes[i] !== key[i]) return false;
+    return true;
+  }
+
+  // A refusal the server explains ({"error", "message"}) becomes an Error
+  // with its message, for the player to read.
+  function postJson(path, body) {
+    return window
+      .fetch(path, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      })
+      .then(function (response) {
+        if (response.ok) return response;
+        return response
+          .json()
+          .catch(function () {
+            return {};
+          })
+          .then(function (refusal) {
+            var error = new Error(refusal.message || msg("notifyFailed"));
+            error.status = response.status;
+            error.told = !!refusal.message;
+            throw error;
+          });
+      });
+  }
+
+  function pushPath(invite, rest) {
+    return "/t/" + encodeURIComponent(invite) + "/push" + (rest || "");
+  }
+
+  // The table or this browser's seat at it is no more: forget it (sw.js too).
+  function seatGone(status) {
+    return status === 403 || status === 404 || status === 410;
+  }
+
+  // This browser's subscription, made for the server's current key.
+  function subscription(registration, key, create) {
+    var manager = registration.pushManager;
+    return manager
+      .getSubscription()
+      .then(function (existing) {
+        if (existing && !sameKey(existing, key)) {
+          return existing.unsubscribe().then(function () {
+            return null;
+          });
+        }
+        return existing;
+      })
+      .then(function (existing) {
+        if (existing || !create) return existing;
+        return manager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+      });
+  }
+
+  // Send a subscription whose endpoint is new to every table on the list
+  // (but `skip`); the tables whose seat is gone leave the list.
+  function resend(state, sub, skip) {
+    if (!state.endpoint || state.endpoint === sub.endpoint) return Promise.resolve(state.tables);
+    var json = sub.toJSON();
+    return Promise.all(
+      state.tables.map(function (invite) {
+        if (invite === skip) return true;
+        return postJson(pushPath(invite), json).then(
+          function () {
+            return true;
+          },
+          function (error) {
+            return !seatGone(error.status);
+          }
+        );
+      })
+    ).then(function (keep) {
+      return state.tables.filter(function (invite, i) {
+        return keep[i];
+      });
+    });
+  }
+
+  // Asked from the click itself: iPhone lets a site ask only then. (Older
+  // Safari answers through a callback instead of a promise.)
+  function askPermission() {
+    if (Notification.permission === "granted") return Promise.resolve("granted");
+    return new Promise(function (resolve) {
+      var answer = Notification.requestPermission(resolve);
+      if (answer && answer.then) answer.then(resolve);
+    });
+  }
+
+  function pushOn(invite) {
+    return askPermission().then(function (permission) {
+      if (permission !== "granted") {
+        notices.state = permission === "denied" ? "blocked" : "off";
+        notices.note = permission === "denied" ? msg("notifyDenied") : "";
+        return null;
+      }
+      return Promise.all([swRegistration, serverKey(), readPushState()]).then(function (got) {
+        return subscription(got[0], got[1], true).then(function (sub) {
+          return postJson(pushPath(invite), sub.toJSON()).then(function () {
+            return resend(got[2], sub, invite).then(function (tables) {
+              tables = tables.filter(function (t) {
+                return t !== invite;
+              });
+              tables.push(invite);
+              notices.state = "on";
+              notices.note = msg("notifyOnNote");
+              return writePushState({ endpoint: sub.endpoint, tables: tables });
+            });
+          });
+        });
+      });
+    });
+  }
+
+  function pushOff(invite) {
+    return Promise.all([swRegistration, readPushState()]).then(function (got) {
+      var state = got[1];
+      return got[0].pushManager.getSubscription().then(function (sub) {
+        var endpoint = sub ? sub.endpoint : state.endpoint;
+        var told = endpoint
+          ? postJson(pushPath(invite, "/remove"), { endpoint: endpoint }).catch(function (error) {
+              if (!error.status || error.status >= 500) throw error; // not told: still on
+            })
+          : Promise.resolve();
+        return told.then(function () {
+          var tables = state.tables.filter(function (t) {
+            return t !== invite;
+          });
+          notices.state = "off";
+          notices.note = "";
+          // the subscription stays while another table of this browser uses it
+          var done = !tables.length && sub ? sub.unsubscribe() : Promise.resolve();
+          return done.then(function () {
+            return writePushState({ endpoint: tables.length ? endpoint : null, tables: tables });
+          });
+        });
+      });
+    });
+  }
+
+  // What the button says, from the browser and the list, and on a seated
+  // page the subscription renewed when it changed.
+  function refreshNotices() {
+    var invite = tableInvite();
+    if (notices.mode === "tab") {
+      notices.state = Notification.permission === "denied" ? "blocked" : notificationsWanted() ? "on" : "off";
+      notices.note = notices.state === "on" ? msg("notifyTabOnly") : "";
+      if (notices.state === "blocked") notices.note = msg("notifyDenied");
+      syncNotifyButton();
+      return Promise.resolve();
+    }
+    if (notices.mode !== "push") {
+      notices.state = "unsupported";
+      syncNotifyButton();
+      return Promise.resolve();
+    }
+    return readPushState()
+      .then(function (state) {
+        var listed = state.tables.indexOf(invite) >= 0;
+        if (Notification.permission === "denied") {
+          notices.state = "blocked";
+          notices.note = msg("notifyDenied");
+          return null;
+        }
+        if (Notification.permission !== "granted" || !state.tables.length) {
+          notices.state = "off";
+          return null;
+        }
+        return Promise.all([swRegistration, serverKey()]).then(function (got) {
+          return subscription(got[0], got[1], true).then(function (sub) {
+            return resend(state, sub, null).then(function (tables) {
+              notices.state = listed && tables.indexOf(invite) >= 0 ? "on" : "off";
+              return writePushState({ endpoint: sub.endpoint, tables: tables });
+            });
+          });
+        });
+      })
+      .catch(function () {
+        /* no key or no push service right now: the button says what was */
+      })
+      .then(syncNotifyButton);
+  }
+
+  function startNotices() {
+    notices.mode = noticeMode();
+    if (notices.mode === "push" && seated()) {
+      swRegistration = navigator.serviceWorker.register("/sw.js");
+      swRegistration.catch(function () {
+        notices.mode = "tab"; // no service worker here (a private window): the page notifies
+        refreshNotices();
+      });
+      navigator.serviceWorker.addEventListener("message", function (event) {
+        if (event.data && event.data.type === "escoba-notice-click") {
+          var banner = $("#turn-banner");
+          if (banner) banner.focus({ preventScroll: false });
+        }
+      });
+    } else if (notices.mode === "push") {
+      notices.mode = "tab";
+    }
+    refreshNotices();
+  }
+
   function notificationsWanted() {
     try {
       return window.localStorage.getItem("escoba-notify") === "1";
@@ -530,15 +861,30 @@
     }
   }
 
+  // The turn came while this page is in a background tab.
   function notifyTurn() {
-    if (!("Notification" in window) || Notification.permission !== "granted") return;
-    if (!notificationsWanted()) return;
+    if (notices.state !== "on" || Notification.permission !== "granted") return;
+    var invite = tableInvite();
+    var options = {
+      body: msg("yourTurnBody"),
+      icon: ICON,
+      badge: BADGE,
+      tag: "escoba-" + invite,
+      renotify: true,
+      data: { url: "/t/" + invite, kind: "turn" },
+    };
+    if (swRegistration) {
+      swRegistration
+        .then(function (registration) {
+          return registration.showNotification(msg("yourTurn"), options);
+        })
+        .catch(function () {
+          /* not shown: the tab title still says it */
+        });
+      return;
+    }
     try {
-      var note = new Notification(msg("yourTurn"), {
-        body: msg("yourTurnBody"),
-        icon: "/static/favicon-turn.svg",
-        tag: "escoba-turn",
-      });
+      var note = new Notification(msg("yourTurn"), options);
       note.onclick = function () {
         window.focus();
         note.close();
@@ -551,18 +897,58 @@
   function syncNotifyButton() {
     var button = $("#notify-toggle");
     if (!button) return;
-    if (!("Notification" in window)) {
-      button.hidden = true;
-      return;
-    }
+    var note = $("#notify-note");
+    var state = notices.state;
+    var on = state === "on";
     button.hidden = false;
-    var on = notificationsWanted() && Notification.permission === "granted";
     button.setAttribute("aria-pressed", on ? "true" : "false");
     button.classList.toggle("is-chosen", on);
-    button.textContent = on ? msg("notifyOn") : msg("notifyOff");
+    button.setAttribute("data-state", notices.busy ? "busy" : state);
+    if (notices.busy) button.setAttribute("aria-busy", "true");
+    else button.removeAttribute("aria-busy");
+    // blocked: only the browser's settings can change it (the note says so);
+    // unsupported stays a button: a tap says why, and on iPhone what to do
+    if (state === "blocked") button.setAttribute("aria-disabled", "true");
+    else button.removeAttribute("aria-disabled");
+    button.textContent = on ? msg("notifyOn") : state === "blocked" ? msg("notifyBlocked") : msg("notifyOff");
+    if (note) {
+      note.textContent = notices.note || "";
+      note.hidden = !notices.note;
+    }
   }
 
   function toggleNotifications(button) {
+    if (notices.busy) return;
+    var invite = tableInvite();
+    if (notices.state === "blocked") {
+      notices.note = msg("notifyDenied");
+      syncNotifyButton();
+      return;
+    }
+    if (notices.mode === "none" || !invite) {
+      notices.note = onIphone() && !homeScreenApp() ? msg("notifyIphone") : msg("notifyUnsupported");
+      syncNotifyButton();
+      return;
+    }
+    if (notices.mode === "tab") {
+      toggleTabNotices(button);
+      return;
+    }
+    notices.busy = true;
+    syncNotifyButton();
+    var change = notices.state === "on" ? pushOff(invite) : pushOn(invite);
+    change
+      .catch(function (error) {
+        notices.note = error && error.told ? error.message : msg("notifyFailed");
+      })
+      .then(function () {
+        notices.busy = false;
+        syncNotifyButton();
+      });
+  }
+
+  // Notices from this tab only, where the browser has no Web Push.
+  function toggleTabNotices(button) {
     var store = function (value) {
       try {
         window.localStorage.setItem("escoba-notify", value);
@@ -570,15 +956,14 @@
         /* no storage: nothing to remember */
       }
     };
-    if (notificationsWanted() && Notification.permission === "granted") {
+    if (notices.state === "on") {
       store("0");
-      syncNotifyButton();
+      refreshNotices();
       return;
     }
-    Notification.requestPermission().then(function (permission) {
+    askPermission().then(function (permission) {
       store(permission === "granted" ? "1" : "0");
-      if (permission === "denied") warn(msg("notifyDenied"));
-      syncNotifyButton();
+      refreshNotices();
     });
     button.blur();
   }
@@ -764,6 +1149,7 @@
     absoluteInvite();
     scrollChat();
     render();
+    startNotices();
     syncTurn();
     var board = $("#board .board");
     if (board) animateMove(board);

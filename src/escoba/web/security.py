@@ -14,8 +14,9 @@
   `Retry-After` and a message a player understands, in their language
   (the `lang` cookie, else Accept-Language; the API's stays Spanish).
 * **Headers**: a strict Content-Security-Policy (no inline script, style or
-  eval), no framing, no MIME sniffing, no Referer (an invite link is a key),
-  HSTS on HTTPS; and seat cookies marked `Secure` on HTTPS requests (the
+  eval; the service worker and the manifest from this origin only), no
+  framing, no MIME sniffing, no Referer (an invite link is a key), HSTS on
+  HTTPS; and seat cookies marked `Secure` on HTTPS requests (the
   scheme comes from `X-Forwarded-Proto` when uvicorn trusts the proxy).
 
 And `BodyLimitMiddleware` in front of it: request bodies are small (a move,
@@ -57,8 +58,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
-    "base-uri 'none'; object-src 'none'"
+    "font-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
 )
 BASE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy", CSP.encode()),
