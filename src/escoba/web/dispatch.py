@@ -144,6 +144,7 @@ class Dispatcher:
         self._done = threading.Condition()
         self._heard = 0  # commits put in the queue…
         self._handled = 0  # …and those delivered (or dropped)
+        self._dropped = 0  # commits dropped since the queue was last taken from
         self._sweeping = threading.Lock()
 
     # ------------------------------------------------------------------
@@ -155,8 +156,11 @@ class Dispatcher:
             try:
                 self._queue.put_nowait(commit)
             except queue.Full:
-                log.warning("notices dropped: queue full", extra={"table_id": commit.table.id})
+                self._dropped += 1
+                if self._dropped == 1:  # once per spell, not once per command
+                    log.warning("notices dropped: queue full", extra={"table_id": commit.table.id})
                 return
+            self._dropped = 0
             self._heard += 1
 
     # ------------------------------------------------------------------
