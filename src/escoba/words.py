@@ -190,6 +190,7 @@ CATALOG: Final[Mapping[str, Message]] = {
         settings={"limit": "chat_max_length"},
     ),
     "spectator": sentence("Solo quienes están sentados pueden escribir."),
+    "unknown_notice": sentence("No hay avisos de la clase «%(text)s»."),
     "chat_rate": sentence("Vas muy rápido: espera unos segundos."),
     "bad_link": sentence("Ese enlace no corresponde a ningún lugar de esta mesa."),
     # -- The app and its guard at the door ---------------------------------

@@ -33,6 +33,8 @@ from escoba.web.api_schema import (
     ClaimIn,
     CreateIn,
     JoinIn,
+    NoticesIn,
+    NoticesOut,
     PlayIn,
     PositionIn,
     RematchIn,
@@ -45,6 +47,7 @@ from escoba.web.api_schema import (
 from escoba.web.deps import AppContext, bearer_token, public_base_url
 from escoba.web.errors import Conflict, Forbidden
 from escoba.web.lobby import Joined
+from escoba.web.notices import NoticeKind
 from escoba.web.pages import ChatLine, TablePage
 from escoba.web.service import TableService
 from escoba.words import say
@@ -404,6 +407,29 @@ async def write_chat(
     version: a move made on the version before it is still current."""
     service.chat(invite, token, body.text)
     return _table_response(service, invite, token, status.HTTP_201_CREATED)
+
+
+@router.get("/tables/{invite}/notices", response_model=NoticesOut, responses=refusals(*ANY, 403))
+async def read_notices(invite: Invite, service: ServiceDep, token: TokenDep) -> Response:
+    """Which notices your seat hears of (Web Push, e-mail) when its table is
+    not open anywhere."""
+    kinds = service.notice_choice(invite, token)
+    if kinds is None:
+        raise Forbidden("not_seated")
+    return _notices_json(kinds)
+
+
+@router.put("/tables/{invite}/notices", response_model=NoticesOut, responses=refusals(*ANY, *BODY))
+async def choose_notices(
+    invite: Invite, body: NoticesIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    """Choose which notices your seat hears of: the kinds named, and no
+    other. A name that is no kind changes nothing (422 `unknown_notice`)."""
+    return _notices_json(service.choose_notices(invite, token, body.kinds))
+
+
+def _notices_json(kinds: frozenset[NoticeKind]) -> Response:
+    return _json({"kinds": sorted(k.value for k in kinds)})
 
 
 @router.get(

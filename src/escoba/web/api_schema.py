@@ -159,6 +159,21 @@ class ChatIn(StrictIn):
     text: str = Field(max_length=2000)
 
 
+NoticeKindName = Literal["turn", "round", "end", "absence", "warning", "expiry", "chat"]
+
+
+class NoticesIn(StrictIn):
+    kinds: list[Annotated[str, Field(max_length=40)]] = Field(
+        max_length=32,
+        description="Every kind of notice your seat hears of from now on (the others: none). "
+        "`turn`: your turn begins; `round`: a round waits for SIGUIENTE RONDA; `end`: the "
+        "game ended; `absence`: TERMINAR POR AUSENCIA became possible against someone; "
+        "`warning`: it soon becomes possible against you; `expiry`: the table expires "
+        "soon for want of play; `chat`: someone wrote.",
+        examples=[["turn", "round", "end"]],
+    )
+
+
 # ---------------------------------------------------------------------------
 # What a client gets: the view of a seat
 
@@ -368,6 +383,13 @@ class SeatOut(Out):
     table: TableOut = Field(description="The table as your new seat sees it.")
 
 
+class NoticesOut(Out):
+    kinds: list[NoticeKindName] = Field(
+        description="The kinds of notice your seat hears of when its table is not open "
+        "(until it chooses: all but `chat`)."
+    )
+
+
 class ChatOut(Out):
     id: int
     position: int
@@ -467,6 +489,7 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("empty_chat", 422, "A chat line needs some text."),
     ErrorCode("chat_too_long", 422, "The chat line is over the length limit."),
     ErrorCode("chat_rate", 429, "Too many chat lines in a short time."),
+    ErrorCode("unknown_notice", 422, "No such kind of notice (see `NoticesIn`)."),
 )
 
 

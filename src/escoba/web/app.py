@@ -8,7 +8,7 @@ import asyncio
 import gc
 import logging
 import random
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Final
@@ -28,9 +28,11 @@ from escoba.web.command_path import RobotBrain
 from escoba.web.db import Database
 from escoba.web.deps import AppContext, lang_of
 from escoba.web.devices import Devices, LegacySeatsMiddleware
+from escoba.web.dispatch import Dispatcher
 from escoba.web.errors import Busy, ServiceError
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, close_on_exit_signals
+from escoba.web.notices import Channel
 from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
 from escoba.web.service import TableService
@@ -46,18 +48,27 @@ HTTP_ERRORS: Final = {404: "page_not_found", 405: "wrong_method"}
 @dataclass
 class Core:
     """What the app and the operator commands (`escoba expire`) share: the
-    database, the live hub that tells every process of a change, and the
-    table service over them."""
+    database, the live hub that tells every process of a change, the table
+    service over them, and the notices' dispatcher (started by whoever runs
+    commands: the app's lifespan, `escoba expire`)."""
 
     settings: Settings
     db: Database
     broker: Broker
     hub: Hub
     service: TableService
+    dispatcher: Dispatcher
 
     def close(self) -> None:
+        self.dispatcher.stop()
         self.hub.stop()
         self.db.dispose()
+
+
+def make_channels(settings: Settings, db: Database) -> list[Channel]:
+    """The ways this server reaches a seat away from its table (Web Push,
+    e-mail), each as its settings allow."""
+    return []
 
 
 def build_core(
@@ -66,15 +77,19 @@ def build_core(
     rng: random.Random | None = None,
     brain: RobotBrain | None = None,
     migrate: bool = True,
+    channels: Sequence[Channel] | None = None,
 ) -> Core:
-    """The database (migrated unless told not to), the hub and the service."""
+    """The database (migrated unless told not to), the hub, the service and
+    the dispatcher of its notices (to `channels`, or the configured ones)."""
     db = Database(settings.sqlalchemy_url, settings.sqlite_synchronous)
     if migrate:
         db.migrate()
     broker = Broker(streams_per_client=settings.live_streams_per_ip)
     hub = Hub(broker, make_bridge(settings.live, settings.sqlalchemy_url, settings.redis_url))
     service = TableService(db, settings, clock or SystemClock(), hub, brain=brain, rng=rng)
-    return Core(settings, db, broker, hub, service)
+    dispatcher = Dispatcher(service, make_channels(settings, db) if channels is None else channels)
+    service.on_commit = dispatcher.hear
+    return Core(settings, db, broker, hub, service, dispatcher)
 
 
 def create_app(
@@ -84,11 +99,13 @@ def create_app(
     brain: RobotBrain | None = None,
     migrate: bool = True,
     serving: bool = False,
+    channels: Sequence[Channel] | None = None,
 ) -> FastAPI:
     """`serving`: this app is the process's only one (the ASGI entry point),
-    so it may tune the process's garbage collector at start-up."""
+    so it may tune the process's garbage collector at start-up; `channels`:
+    where notices go (default: those the settings configure)."""
     settings = settings or Settings()
-    core = build_core(settings, clock, rng, brain, migrate)
+    core = build_core(settings, clock, rng, brain, migrate, channels)
     db, broker, hub, service = core.db, core.broker, core.hub, core.service
     runner: RobotRunner | InlineRobots
     if settings.robot_inline:
@@ -120,6 +137,7 @@ def create_app(
         hub=hub,
         signer=signer,
         devices=Devices(db, service.clock, signer),
+        dispatcher=core.dispatcher,
     )
 
     @asynccontextmanager
@@ -133,6 +151,7 @@ def create_app(
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
         broker.bind(loop)
         hub.start()
+        core.dispatcher.start()  # a thread: after the robots' pool forked
         db.start_checkpoints()
         if isinstance(runner, RobotRunner):
             runner.bind(loop)

@@ -70,6 +70,7 @@ def expire() -> None:
     # the app's own wiring, with no streams of its own: the bridge (if any)
     # tells the app processes
     core = build_core(Settings())
+    core.dispatcher.start()  # the players of the games that end hear of it
     try:
         count = core.service.expire()
     finally:

@@ -19,6 +19,7 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import Connection
@@ -72,6 +73,22 @@ class Outcome:
     version: int
 
 
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """What a committed command did, for those who hear of it afterwards (the
+    notices' dispatcher, escoba.web.dispatch): the table and game as
+    committed (shared, never changed), the status and game before, who acted
+    (a seat's position; None: the server) and whether it wrote a chat line."""
+
+    table: TableRecord
+    status_before: str
+    state_before: GameState | None
+    state: GameState | None
+    actor: int | None
+    chat: bool
+    at: datetime
+
+
 class CommandPath:
     """The command path and what commands share: the store, the clock, the
     settings, the watchers and the shuffles."""
@@ -85,10 +102,13 @@ class CommandPath:
         brain: RobotBrain | None = None,
         rng: random.Random | None = None,
         on_robot_turn: Callable[[int], None] | None = None,
+        on_commit: Callable[[Commit], None] | None = None,
     ) -> None:
         """`brain` chooses the robots' moves (jobs.py); `rng` shuffles (the
         OS's CSPRNG unless a test injects a seed); `on_robot_turn` hears of
-        each table a command leaves with a robot on turn."""
+        each table a command leaves with a robot on turn; `on_commit` of
+        every command once it committed (it must only take note: it runs on
+        the command's own path)."""
         self.db = db
         self.settings = settings
         self.clock = clock
@@ -98,6 +118,7 @@ class CommandPath:
         # Shuffles come from the OS's CSPRNG unless a test injects a seed.
         self.rng = rng or random.SystemRandom()
         self.on_robot_turn = on_robot_turn
+        self.on_commit = on_commit
 
     def _command(
         self,
@@ -146,6 +167,8 @@ class CommandPath:
             extra={"table_id": outcome.table_id, "version": outcome.version, "invite": invite},
         )
         self.notifier.publish(outcome.table_id, outcome.version)
+        if self.on_commit is not None:
+            self.on_commit(committed(tx, state, self.clock.now()))
         if robot_next and self.on_robot_turn is not None:
             self.on_robot_turn(outcome.table_id)
         return outcome
@@ -176,7 +199,7 @@ class CommandPath:
     def _current_state(self, tx: TableTx) -> GameState | None:
         """In a command: the state as the command has left it so far."""
         if tx.state is UNSET:
-            tx.state = self.store.committed(tx.conn, tx.table)
+            tx.state = tx.state_before = self.store.committed(tx.conn, tx.table)
         state: GameState | None = tx.state
         return state
 
@@ -207,3 +230,20 @@ class CommandPath:
         if seat.game_seat is None:
             raise Forbidden("not_playing")
         return seat
+
+
+def committed(tx: TableTx, state: GameState | None, now: datetime) -> Commit:
+    """A committed command's `Commit`: who acted is the seat of its first log
+    entry or chat line (a rematch's last acceptance comes before the start
+    it makes)."""
+    first = tx.log_rows[0] if tx.log_rows else tx.chat_rows[0] if tx.chat_rows else None
+    before = tx.state_before
+    return Commit(
+        table=tx.table,
+        status_before=tx.status_before,
+        state_before=None if before is UNSET else before,
+        state=state,
+        actor=None if first is None else first["position"],
+        chat=bool(tx.chat_rows),
+        at=now,
+    )

@@ -137,6 +137,17 @@ class Database:
     def migrate(self) -> None:
         migrate(self.url)
 
+    def upsert(self, table: Table) -> Any:
+        """This database's INSERT for `table`, which takes `on_conflict_do_…`
+        (SQLite and PostgreSQL spell it alike)."""
+        if self.is_sqlite:
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+            return sqlite_insert(table)
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table)
+
     @property
     def engine_name(self) -> str:
         return self.write_engine.dialect.name

@@ -14,6 +14,7 @@ from itsdangerous import URLSafeSerializer
 from escoba.i18n import LANG_COOKIE, choose_lang
 from escoba.web.bridges import Hub
 from escoba.web.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
+from escoba.web.dispatch import Dispatcher
 from escoba.web.live import Broker
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
@@ -30,6 +31,7 @@ class AppContext:
     hub: Hub
     signer: URLSafeSerializer
     devices: Devices
+    dispatcher: Dispatcher
 
 
 async def get_context(request: Request) -> AppContext:

@@ -12,7 +12,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from contextlib import suppress
+from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
 from starlette.responses import Response
@@ -203,18 +203,22 @@ class LiveStream(Response):
         since: int | None = None,
         current: Callable[[], int] | None = None,
         client: str | None = None,
+        watching: AbstractContextManager[None] | None = None,
     ) -> None:
         """`since`: the version the client already shows (its page's, or the
         `id` of the last event it heard); if the table has moved on, the
         stream starts with an update, so a client that was away catches up.
         `client`: the address whose stream place (`Broker.admit`) this
-        stream holds, given back when it ends, however it ends."""
+        stream holds, given back when it ends, however it ends.
+        `watching`: held while the stream is open (its seat is looking at
+        the table: escoba.web.watching)."""
         super().__init__(content=None, media_type=self.media_type)
         self.broker = broker
         self.table_id = table_id
         self.since = since
         self.current = current
         self.client = client
+        self.watching = watching
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -233,6 +237,10 @@ class LiveStream(Response):
         if scope.get("method") == "HEAD":
             await send({"type": "http.response.body", "body": b""})
             return
+        with self.watching or nullcontext():
+            await self._events(receive, send)
+
+    async def _events(self, receive: Any, send: Any) -> None:
         sub = self.broker.attach(self.table_id)
         if self.since is not None and self.current is not None:
             # after attaching: a change from now on is heard anyway

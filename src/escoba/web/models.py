@@ -209,15 +209,18 @@ class SeatPushRow(Base):
 
 class SeatNoticeRow(Base):
     """What a seat wants to hear of (`kinds`, comma-separated: turn, round,
-    end, absence, warning, chat), its e-mail address for them (sent at once,
-    or as a daily digest), and the absence warnings already sent this turn."""
+    end, absence, warning, expiry, chat; NULL until it chooses: the
+    defaults), its e-mail address for them (sent at once, or as a daily
+    digest), and how far the notices of its turn went (`warned_turn_since`:
+    the turn; `warned_level`: the warnings sent, then TERMINAR POR AUSENCIA
+    announced; see escoba.web.notice_sweep)."""
 
     __tablename__ = "seat_notices"
 
     seat_id: Mapped[int] = mapped_column(
         ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
     )
-    kinds: Mapped[str] = mapped_column(String(64))
+    kinds: Mapped[str | None] = mapped_column(String(64), nullable=True)
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     email_mode: Mapped[str] = mapped_column(String(8), default="now", server_default="now")
     email_sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
@@ -235,3 +238,16 @@ class WatchingRow(Base):
         ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
     )
     until: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TableNoticeRow(Base):
+    """The quiet spell (`tables.last_action_at`) whose expiry warning a
+    table's seats were sent: a sweep claims it with a conditional UPDATE, so
+    it is sent once, whichever process sweeps."""
+
+    __tablename__ = "table_notices"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    expiry_warned_for: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 
-from escoba.web.deps import ContextDep
+from escoba.web.deps import ContextDep, held_seat
 from escoba.web.errors import RateLimited
 from escoba.web.live import LiveStream
 
@@ -68,9 +68,11 @@ async def events(
     stream starts with an update: a client that was away catches up.
     One client IP holds at most `ESCOBA_LIVE_STREAMS_PER_IP` streams in a
     process; past that, 429 (a HEAD tells a page whether it would be let
-    in, without holding a stream)."""
+    in, without holding a stream). While a browser whose device holds a
+    seat here has the stream open, that seat is watching its table and
+    gets no push or e-mail."""
     service, broker = ctx.service, ctx.broker
-    table_id = service.table_id(invite)
+    table_id, seat_id = service.watch_target(invite, held_seat(request, invite))
     # no address (a Unix socket without forwarded headers): nothing to count by
     client = request.client.host if request.client else None
     if client is not None and not broker.admit(client):
@@ -83,6 +85,7 @@ async def events(
         since=max(known) if known else None,
         current=lambda: service.version(invite),
         client=client,
+        watching=None if seat_id is None else ctx.dispatcher.watching.watch(seat_id),
     )
 
 

@@ -139,11 +139,14 @@ class Visit:
         fragment for HTMX (with `error` on top, if any)."""
         try:
             page = self.service.page(self.invite, self.token)
+            kinds = self.service.notice_choice(self.invite, self.token) if page.you else None
         except ServiceError as exc:
             return refusal(self.request, exc)
         if fragment:
             return html_response(
-                render_board(page, self.design, self.lang, self.limits, error=error)
+                render_board(
+                    page, self.design, self.lang, self.limits, error=error, notice_kinds=kinds
+                )
             )
         url = invite_url(self.request, self.ctx, self.invite)
         body = render_table(
@@ -154,6 +157,7 @@ class Visit:
             error=error,
             watching=self.request.query_params.get("mirar") == "1",
             invite_url=url,
+            notice_kinds=kinds,
         )
         return html_response(body, status_code)
 
@@ -403,6 +407,15 @@ async def chat(
     text: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
     return here.answer(lambda: here.service.chat(here.invite, here.token, text))
+
+
+@router.post("/t/{invite}/notices")
+async def choose_notices(
+    here: VisitDep,
+    kinds: Annotated[list[str], Form(max_length=32)] = [],  # noqa: B006 (FastAPI copies it)
+) -> Response:
+    """Which notices this browser's seat hears of: the kinds checked."""
+    return here.answer(lambda: here.service.choose_notices(here.invite, here.token, kinds))
 
 
 @router.post("/t/{invite}/design")

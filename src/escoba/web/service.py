@@ -17,6 +17,8 @@ Each concern lives in its own module around the one command path
 | robots' moves, overdue robots, expiry | jobs.py |
 | what one viewer sees | page_building.py |
 | the other reads (record, version, log) | reads.py |
+| which notices a seat hears of | notice_choices.py |
+| the notices time brings (warnings, absence, expiry) | notice_sweep.py |
 
 `TableService` puts them together: one object for the app to hold.
 """
@@ -26,11 +28,13 @@ from __future__ import annotations
 from escoba.web.chat import Chat
 from escoba.web.ending import Ending
 from escoba.web.jobs import Jobs
+from escoba.web.notice_choices import NoticeChoices
+from escoba.web.notice_sweep import NoticeSweeps
 from escoba.web.page_building import PageBuilding
 from escoba.web.reads import Reads
 from escoba.web.rematch import Rematches
 
 
-class TableService(Rematches, Jobs, Ending, Chat, PageBuilding, Reads):
+class TableService(Rematches, Jobs, Ending, Chat, PageBuilding, Reads, NoticeChoices, NoticeSweeps):
     """Every concern's commands and reads on one command path (`CommandPath`
     holds what they share; its constructor is this one's)."""

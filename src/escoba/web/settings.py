@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -45,6 +45,22 @@ class Settings(BaseSettings):
     )
     absence_hours: float = 48.0
     expiry_days: float = 7.0
+    notice_sweep_seconds: float = Field(
+        default=60.0,
+        description="How often each process looks for the notices time brings (0: never).",
+    )
+    notice_warnings: str = Field(
+        default="0.5,0.8333",
+        description="When the player on turn is warned, as fractions of absence_hours.",
+    )
+    notice_expiry_hours: float = Field(
+        default=24.0,
+        description="How long before a table expires its seats are told (0: never).",
+    )
+    watching_seconds: float = Field(
+        default=60.0,
+        description="How long an open table page counts as watching unless renewed.",
+    )
     chat_max_length: int = 300
     chat_burst: int = 5
     chat_window_seconds: float = 10.0
@@ -83,6 +99,17 @@ class Settings(BaseSettings):
     log_format: str = Field(default="json", description="json (one object a line) or text.")
     log_level: str = Field(default="INFO", description="Python logging level.")
 
+    @field_validator("notice_warnings")
+    @classmethod
+    def _fractions(cls, value: str) -> str:
+        parse_fractions(value)
+        return value
+
+    @property
+    def warning_fractions(self) -> tuple[float, ...]:
+        """`notice_warnings` as numbers, in order."""
+        return parse_fractions(self.notice_warnings)
+
     @property
     def sqlalchemy_url(self) -> str:
         url = self.database_url
@@ -116,6 +143,18 @@ class Settings(BaseSettings):
         if not self.is_sqlite:
             return "postgres"
         return "redis" if self.redis_url else "sqlite"
+
+
+def parse_fractions(value: str) -> tuple[float, ...]:
+    """«0.5,0.8333» → (0.5, 0.8333): each above 0 and below 1 (empty: none)."""
+    parts = [p.strip() for p in value.split(",") if p.strip()]
+    try:
+        fractions = sorted({float(p) for p in parts})
+    except ValueError:
+        raise ValueError("fractions such as 0.5,0.8333") from None
+    if any(not 0 < f < 1 for f in fractions):
+        raise ValueError("each fraction above 0 and below 1")
+    return tuple(fractions)
 
 
 def _default(name: str) -> float:

@@ -132,6 +132,8 @@ class TableTx:
         self.conn = conn
         self.table = table
         self.state: Any = UNSET  # the game as the command has left it so far
+        self.state_before: Any = UNSET  # the committed game, once the command read it
+        self.status_before = table.status
         self.state_json: Any = UNSET  # to write to tables.state
         self.rounds_json: Any = UNSET  # to write to tables.rounds
         self.new_seats: list[dict[str, Any]] = []

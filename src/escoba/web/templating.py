@@ -32,6 +32,7 @@ from escoba.names import (
 from escoba.web.board import and_list, board_model, who
 from escoba.web.cards_svg import card_back_svg, card_svg
 from escoba.web.errors import ServiceError
+from escoba.web.notices import NoticeKind
 from escoba.web.pages import TablePage, TableStatus
 from escoba.web.settings import DEFAULT_LIMITS, PageLimits
 from escoba.words import Limits, say, say_html
@@ -150,8 +151,11 @@ def table_context(
     lang: str = "es",
     continue_url: str | None = None,
     limits: PageLimits = DEFAULT_LIMITS,
+    notice_kinds: frozenset[NoticeKind] | None = None,
 ) -> dict[str, Any]:
+    """`notice_kinds`: what the viewer's seat hears of (None: no seat)."""
     return {
+        "notice_kinds": notice_kinds,
         "continue_url": continue_url,
         "page": page,
         "design": design,
