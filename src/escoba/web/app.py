@@ -21,13 +21,14 @@ from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from escoba.web import api, apidocs, assets, ops, routes
+from escoba.web import api, apidocs, assets, email_routes, ops, routes
 from escoba.web.bridges import Hub, make_bridge
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.command_path import RobotBrain
 from escoba.web.db import Database
 from escoba.web.deps import AppContext, lang_of
 from escoba.web.devices import Devices, LegacySeatsMiddleware
+from escoba.web.email_channel import EmailChannel
 from escoba.web.errors import Busy, ServiceError
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, close_on_exit_signals
@@ -120,6 +121,7 @@ def create_app(
         hub=hub,
         signer=signer,
         devices=Devices(db, service.clock, signer),
+        email=EmailChannel(service, settings, secret) if settings.email else None,
     )
 
     @asynccontextmanager
@@ -139,6 +141,8 @@ def create_app(
             for table_id in await asyncio.to_thread(service.robot_tables):
                 runner.schedule(table_id)
             runner.start_sweeping()
+        if ctx.email is not None:
+            ctx.email.start()
         log.info("started", extra={"live": hub.backend, "database": db.engine_name})
         if serving:
             tune_collector()
@@ -148,6 +152,8 @@ def create_app(
         restore_signals()
         if isinstance(runner, RobotRunner):
             await runner.stop()
+        if ctx.email is not None:
+            ctx.email.stop()
         broker.close()
         limiter.close()
         core.close()
@@ -238,8 +244,10 @@ def create_app(
 
     app.include_router(ops.router)
     app.include_router(api.router)
+    app.include_router(email_routes.api_router)
     app.include_router(apidocs.router)
     app.include_router(routes.router)
+    app.include_router(email_routes.router)
     app.include_router(assets.router)
     return app
 

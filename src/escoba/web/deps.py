@@ -6,7 +6,7 @@ and the viewer's language."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Request, Response
 from itsdangerous import URLSafeSerializer
@@ -19,6 +19,9 @@ from escoba.web.service import TableService
 from escoba.web.settings import Settings
 from escoba.web.store import HeldSeat
 
+if TYPE_CHECKING:
+    from escoba.web.email_channel import EmailChannel
+
 DECK_COOKIE = "deck"
 
 
@@ -30,6 +33,8 @@ class AppContext:
     hub: Hub
     signer: URLSafeSerializer
     devices: Devices
+    #: the e-mail channel, when the server has SMTP settings (ESCOBA_SMTP_HOST)
+    email: EmailChannel | None = None
 
 
 async def get_context(request: Request) -> AppContext:

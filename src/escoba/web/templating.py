@@ -150,9 +150,13 @@ def table_context(
     lang: str = "es",
     continue_url: str | None = None,
     limits: PageLimits = DEFAULT_LIMITS,
+    email: Any = None,
 ) -> dict[str, Any]:
+    """`email`: the seat's e-mail form (`email_seats.EmailForm`), when the
+    server sends e-mail and the viewer is seated."""
     return {
         "continue_url": continue_url,
+        "email": email,
         "page": page,
         "design": design,
         "board": board_model(page, design, lang, limits),

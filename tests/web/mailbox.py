@@ -1,0 +1,93 @@
+"""A real SMTP server for the e-mail tests: aiosmtpd on 127.0.0.1 and a free
+port, keeping every message it is given, as the recipient's inbox would."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from typing import Any, cast
+
+from aiosmtpd.controller import Controller
+
+
+@dataclass
+class Received:
+    sender: str
+    recipients: list[str]
+    message: EmailMessage
+
+    @property
+    def text(self) -> str:
+        part = self.message.get_body(preferencelist=("plain",))
+        assert part is not None
+        return cast(str, part.get_content())  # type: ignore[attr-defined]
+
+    @property
+    def html(self) -> str | None:
+        part = self.message.get_body(preferencelist=("html",))
+        return None if part is None else cast(str, part.get_content())  # type: ignore[attr-defined]
+
+    def __getitem__(self, header: str) -> str:
+        value = self.message[header]
+        assert value is not None, header
+        return str(value)
+
+
+@dataclass
+class Mailbox:
+    """What the server received, in order."""
+
+    port: int
+    received: list[Received] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, item: Received) -> None:
+        with self._lock:
+            self.received.append(item)
+
+    def take(self) -> list[Received]:
+        """What arrived since the last take."""
+        with self._lock:
+            out, self.received = self.received, []
+        return out
+
+    def wait(self, count: int, timeout: float = 15.0) -> list[Received]:
+        """Wait until `count` messages have arrived (for the app's own mail
+        thread); then take them."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                if len(self.received) >= count:
+                    break
+            time.sleep(0.02)
+        return self.take()
+
+
+class _Handler:
+    def __init__(self, box: Mailbox) -> None:
+        self.box = box
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        message = message_from_bytes(envelope.content, policy=default)
+        assert isinstance(message, EmailMessage)
+        self.box.add(Received(envelope.mail_from, list(envelope.rcpt_tos), message))
+        return "250 Message accepted for delivery"
+
+
+class SmtpServer:
+    """aiosmtpd's `Controller` (its own thread and event loop) on `port`."""
+
+    def __init__(self, port: int) -> None:
+        self.box = Mailbox(port)
+        self.controller = Controller(_Handler(self.box), hostname="127.0.0.1", port=port)
+
+    def __enter__(self) -> Mailbox:
+        self.controller.start()
+        return self.box
+
+    def __exit__(self, *exc: object) -> None:
+        self.controller.stop()
