@@ -24,7 +24,7 @@ from escoba.web.notices import Notice, NoticeKind, notice_text
 from escoba.web.settings import Settings
 
 from .conftest import first_legal
-from .helpers import Player, create, join, page_table, service_of
+from .helpers import Player, create, join, page_table, service_of, table_version
 from .mailbox import Mailbox, Received, SmtpServer
 from .servers import free_port
 
@@ -549,3 +549,21 @@ def test_confirmation_links_expire_and_follow_the_address(
     assert new_path is not None
     assert stranger.post(new_path.group(1)).status_code == 404  # expired
     assert ana.get("/email")["confirmed"] is False
+
+
+def test_the_form_is_on_a_seated_players_page_in_the_lobby_and_the_game_only(
+    mail_site: TestClient,
+) -> None:
+    invite = page_table(mail_site, "Ana")
+    version = table_version(mail_site, invite)
+    mail_site.post(f"/t/{invite}/robots", data={"version": str(version), "robot": "tito"})
+    mail_site.post(f"/t/{invite}/start", data={"version": str(version + 1)})
+    page = mail_site.get(f"/t/{invite}").text
+    assert 'class="game"' in page and 'id="correo"' in page
+    board = mail_site.get(f"/t/{invite}/board").text  # a live refresh leaves the form be
+    assert 'id="correo"' not in board
+    stranger = TestClient(mail_site.app)
+    assert 'id="correo"' not in stranger.get(f"/t/{invite}").text
+    r = stranger.post(f"/t/{invite}/email", data={"email": "x@example.com", "mode": "now"})
+    assert r.status_code == 403 and 'id="correo"' not in r.text
+    assert outbox_rows(mail_site) == 0

@@ -18,7 +18,7 @@ from escoba.web.api_schema import ANY, BODY, EmailIn, EmailOut, refusals
 from escoba.web.deps import AppContext, ContextDep, device_of, lang_of, public_base_url
 from escoba.web.email_channel import EmailChannel
 from escoba.web.email_seats import EMAIL_MODES, EmailForm, EmailMode, LinkTarget, SeatEmail
-from escoba.web.errors import NotFound, ServiceError
+from escoba.web.errors import Invalid, NotFound, RateLimited, ServiceError
 from escoba.web.routes import VisitDep, error_page, html_response, limits_of, refusal
 from escoba.web.templating import render_page
 from escoba.words import say
@@ -61,15 +61,15 @@ async def save_email(
             public_base_url(here.request, here.ctx.settings),
             device_id=None if device is None else device.id,
         )
-    except ServiceError as exc:
-        if isinstance(exc, NotFound):
-            return refusal(here.request, exc)
+    except (Invalid, RateLimited) as exc:  # the address: said in the form
         try:
             current = here.ctx.email.seats.current(here.invite, here.token)
         except ServiceError:
             current = SeatEmail(None, "now", False)
         form = EmailForm(current, email, chosen, error=here.refusal_text(exc))
-        return here.show(error=None, status_code=exc.status, email=form)
+        return here.show(status_code=exc.status, email=form)
+    except ServiceError as exc:  # no such table, not seated
+        return refusal(here.request, exc)
     note = "guardado" if saved.confirmed else "confirmar"
     return RedirectResponse(f"/t/{here.invite}?correo={note}#correo", status_code=303)
 

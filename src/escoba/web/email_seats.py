@@ -97,7 +97,6 @@ class LinkTarget:
     address: str
     players: tuple[str, ...] | None
     invite: str | None
-    origin: str | None
     done: bool
 
 
@@ -277,7 +276,7 @@ class EmailSeats:
                     )
                 )
                 done = True
-            return self._target(conn, seat_id, address, row.email_origin, done)
+            return self._target(conn, seat_id, address, done)
 
     def unsubscribe_target(self, token: str, remove: bool = False) -> LinkTarget | None:
         """What an unsubscribe link removes (None: tampered); `remove`: do it."""
@@ -292,22 +291,19 @@ class EmailSeats:
         if seat_id is not None:
             which = which & (_N.c.seat_id == seat_id)
         with self.db.write() if remove else self.db.snapshot() as conn:
-            origin = conn.scalar(select(_N.c.email_origin).where(which).limit(1))
             if remove:
                 conn.execute(update(_N).where(which).values(**_NO_ADDRESS))
             done = remove or conn.scalar(select(_N.c.seat_id).where(which).limit(1)) is None
             if seat_id is None:
-                return LinkTarget(address, None, None, origin, done)
-            return self._target(conn, seat_id, address, origin, done)
+                return LinkTarget(address, None, None, done)
+            return self._target(conn, seat_id, address, done)
 
-    def _target(
-        self, conn: Connection, seat_id: int, address: str, origin: str | None, done: bool
-    ) -> LinkTarget:
+    def _target(self, conn: Connection, seat_id: int, address: str, done: bool) -> LinkTarget:
         table_id = conn.scalar(select(_S.c.table_id).where(_S.c.id == seat_id))
         table = None if table_id is None else self.service.store.select(conn, "id", table_id)
         if table is None:
-            return LinkTarget(address, None, None, origin, done)
-        return LinkTarget(address, table_players(table), table.invite, origin, done)
+            return LinkTarget(address, None, None, done)
+        return LinkTarget(address, table_players(table), table.invite, done)
 
 
 def table_players(table: TableRecord) -> tuple[str, ...]:

@@ -298,7 +298,9 @@ class MailLoop:
         self._stop.set()
         self._woken.set()
         if self._thread is not None:
-            self._thread.join(timeout=self._every + 5)
+            # a conversation under way ends with the process (the row's lease
+            # runs out and any process sends it again)
+            self._thread.join(timeout=5)
             self._thread = None
 
     def _run(self) -> None:
