@@ -3,15 +3,23 @@ port, keeping every message it is given, as the recipient's inbox would."""
 
 from __future__ import annotations
 
+import ipaddress
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
+from pathlib import Path
 from typing import Any, cast
 
 from aiosmtpd.controller import Controller
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 
 @dataclass
@@ -79,11 +87,13 @@ class _Handler:
 
 
 class SmtpServer:
-    """aiosmtpd's `Controller` (its own thread and event loop) on `port`."""
+    """aiosmtpd's `Controller` (its own thread and event loop) on `port`;
+    `options` go to it (`ssl_context` for implicit TLS) and to its SMTP
+    server (`tls_context` and `require_starttls`, `authenticator`…)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, **options: Any) -> None:
         self.box = Mailbox(port)
-        self.controller = Controller(_Handler(self.box), hostname="127.0.0.1", port=port)
+        self.controller = Controller(_Handler(self.box), hostname="127.0.0.1", port=port, **options)
 
     def __enter__(self) -> Mailbox:
         self.controller.start()
@@ -91,3 +101,43 @@ class SmtpServer:
 
     def __exit__(self, *exc: object) -> None:
         self.controller.stop()
+
+
+def tls_files(directory: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key (PEM files), to
+    serve TLS with and to trust (`SSL_CERT_FILE`)."""
+    now = datetime.now(UTC)
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Escoba test mail")])
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(days=1))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = directory / "cert.pem", directory / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_path, key_path
+
+
+def server_tls(cert: Path, key: Path) -> ssl.SSLContext:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context

@@ -11,9 +11,11 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from aiosmtpd.smtp import AuthResult
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
@@ -25,7 +27,7 @@ from escoba.web.settings import Settings
 
 from .conftest import first_legal
 from .helpers import Player, create, join, page_table, service_of, table_version
-from .mailbox import Mailbox, Received, SmtpServer
+from .mailbox import Mailbox, Received, SmtpServer, server_tls, tls_files
 from .servers import free_port
 
 FROM = "Escoba <avisos@escoba.test>"
@@ -567,3 +569,75 @@ def test_the_form_is_on_a_seated_players_page_in_the_lobby_and_the_game_only(
     r = stranger.post(f"/t/{invite}/email", data={"email": "x@example.com", "mode": "now"})
     assert r.status_code == 403 and 'id="correo"' not in r.text
     assert outbox_rows(mail_site) == 0
+
+
+def test_names_are_escaped_in_the_html_part_and_plain_in_the_text(
+    mail_site: TestClient, smtp: Mailbox
+) -> None:
+    ana = create(mail_site, "Ana")
+    join(mail_site, ana.invite, "<b>Beto</b>")
+    confirmed(mail_site, smtp, ana, "ana@example.com")
+    players = ("Ana", "<b>Beto</b>")
+    channel_of(mail_site).deliver(
+        [notice(mail_site, ana.invite, 0, who=players[1], players=players)]
+    )
+    (message,) = sent(mail_site, smtp)
+    assert "<b>Beto</b> jugó" in message.text
+    html = message.html
+    assert html is not None and "&lt;b&gt;Beto&lt;/b&gt; jugó" in html and "<b>Beto" not in html
+
+
+def test_an_internationalised_domain_is_kept_as_typed_and_sent_in_ascii(
+    mail_site: TestClient, smtp: Mailbox
+) -> None:
+    ana = create(mail_site, "Ana")
+    assert save(mail_site, ana, "ana@MÜNCHEN.de")["email"] == "ana@münchen.de"
+    (message,) = sent(mail_site, smtp)
+    assert message.recipients == ["ana@xn--mnchen-3ya.de"]
+    assert message["To"] == "ana@xn--mnchen-3ya.de"
+
+
+@pytest.mark.parametrize("security", ["starttls", "tls"])
+def test_mail_goes_over_tls_with_a_checked_certificate_and_a_login(
+    db_url: str,
+    clock: ManualClock,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    security: str,
+) -> None:
+    """The server's certificate is checked (one it cannot trust: nothing is
+    sent, the row waits), and the login goes over TLS."""
+    cert, key = tls_files(tmp_path)
+    logins: list[tuple[str, str]] = []
+
+    def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, auth: Any) -> Any:
+        logins.append((auth.login.decode(), auth.password.decode()))
+        return AuthResult(success=auth.password == b"s3cret")
+
+    context = server_tls(cert, key)
+    options: dict[str, Any] = {"authenticator": authenticator}
+    if security == "tls":  # (aiosmtpd does not see its own implicit TLS: AUTH offered anyway)
+        options |= {"ssl_context": context, "auth_require_tls": False}
+    else:
+        options |= {"tls_context": context, "require_starttls": True}
+    port = free_port()
+    settings = mail_settings(
+        db_url,
+        port,
+        smtp_security=security,
+        smtp_username="escoba",
+        smtp_password="s3cret",
+    )
+    app = create_app(settings, clock=clock, brain=first_legal)
+    with SmtpServer(port, **options) as box, TestClient(app) as client:
+        ana = create(client, "Ana")
+        save(client, ana, "ana@example.com")
+        outbox = channel_of(client).outbox
+        assert outbox.send_due() == 0  # a certificate nobody vouches for
+        assert box.take() == [] and logins == []
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        clock.advance(minutes=1)
+        assert outbox.send_due() == 1
+        (message,) = box.take()
+        assert message.recipients == ["ana@example.com"]
+        assert logins == [("escoba", "s3cret")]
