@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -641,3 +642,53 @@ def test_mail_goes_over_tls_with_a_checked_certificate_and_a_login(
         (message,) = box.take()
         assert message.recipients == ["ana@example.com"]
         assert logins == [("escoba", "s3cret")]
+
+
+def test_several_processes_send_each_email_and_each_digest_once(
+    db_url: str, clock: ManualClock, smtp: Mailbox
+) -> None:
+    """Two apps on one database (two processes, as far as the outbox and the
+    digest can tell), their passes at the same moments: each e-mail and
+    each address's digest goes out once."""
+    settings = mail_settings(db_url, smtp.port)
+    first = create_app(settings, clock=clock, brain=first_legal)
+    second = create_app(settings, clock=clock, brain=first_legal)
+    with TestClient(first) as one, TestClient(second) as two:
+        players = [started(one)[0] for _ in range(3)]
+        for i, player in enumerate(players):
+            save(one, player, f"p{i}@example.com", mode="daily")
+
+        def both(job: str) -> list[int]:
+            results: list[int] = []
+            threads = [
+                threading.Thread(target=lambda c=c: results.append(getattr(c, job)()))
+                for c in (channel_of(one).outbox, channel_of(two).outbox)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            return results
+
+        assert sum(both("send_due")) == 3
+        confirmations = smtp.take()
+        assert sorted(m.recipients[0] for m in confirmations) == [
+            f"p{i}@example.com" for i in range(3)
+        ]
+        for message in confirmations:
+            confirm(one, message)
+        clock.advance(hours=20)  # 08:00 the next day
+        channels = (channel_of(one), channel_of(two))
+        queued: list[int] = []
+        threads = [
+            threading.Thread(target=lambda c=c: queued.append(c.send_digests())) for c in channels
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sum(queued) == 3
+        assert sum(both("send_due")) == 3
+        digests = smtp.take()
+        assert sorted(m.recipients[0] for m in digests) == [f"p{i}@example.com" for i in range(3)]
+        assert all("1 mesa te espera" in m["Subject"] for m in digests)
