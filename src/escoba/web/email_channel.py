@@ -32,7 +32,7 @@ from typing import Any, Final, cast
 
 from babel.dates import format_timedelta
 from markupsafe import Markup
-from sqlalchemy import RowMapping, Table, or_, select, update
+from sqlalchemy import Connection, RowMapping, Table, or_, select, update
 
 from escoba.engine import Phase
 from escoba.names import and_list
@@ -176,38 +176,39 @@ class EmailChannel:
                     _N.c.email_mode == "now",
                 )
             ).all()
-        queued = 0
-        for row in rows:
-            notice = weightiest[row.seat_id]
-            if notice.kind in parse_kinds(row.kinds):
-                queued += self._notify(row._mapping, notice)
-        return queued
+        wanted = sorted(  # (rows locked in one order: no deadlock with another process)
+            (row for row in rows if weightiest[row.seat_id].kind in parse_kinds(row.kinds)),
+            key=lambda row: int(row.seat_id),
+        )
+        if not wanted:
+            return 0
+        now = self.clock.now()
+        with self.db.write() as conn:  # one transaction (one sync) for the batch
+            return sum(self._notify(conn, r._mapping, weightiest[r.seat_id], now) for r in wanted)
 
-    def _notify(self, row: RowMapping, notice: Notice) -> int:
+    def _notify(self, conn: Connection, row: RowMapping, notice: Notice, now: datetime) -> int:
         """Send this notice to the seat's address, unless its quiet period
         holds it (then it is kept, if weightier than what is held)."""
-        now = self.clock.now()
         address = row["email"]
         seat = (_N.c.seat_id == notice.seat_id, _N.c.email == address)
-        with self.db.write() as conn:
-            claimed = conn.execute(
-                update(_N)
-                .where(
-                    *seat,
-                    _N.c.email_confirmed_at.is_not(None),
-                    or_(_N.c.email_sent_at.is_(None), _N.c.email_sent_at <= now - self.quiet),
-                )
-                .values(email_sent_at=now, email_held=None)
+        claimed = conn.execute(
+            update(_N)
+            .where(
+                *seat,
+                _N.c.email_confirmed_at.is_not(None),
+                or_(_N.c.email_sent_at.is_(None), _N.c.email_sent_at <= now - self.quiet),
             )
-            if claimed.rowcount != 1:
-                held = conn.scalar(select(_N.c.email_held).where(*seat).with_for_update())
-                if held is None or _weight(notice.kind) >= _weight(NoticeKind(held["kind"])):
-                    conn.execute(update(_N).where(*seat).values(email_held=_held(notice)))
-                return 0
-            if self.outbox.over_hourly(conn, address):
-                log.info("notice e-mail dropped: the address's hour is full")
-                return 0
-            self.outbox.queue(conn, address, "notice", self._notice_message(row, notice, now))
+            .values(email_sent_at=now, email_held=None)
+        )
+        if claimed.rowcount != 1:
+            held = conn.scalar(select(_N.c.email_held).where(*seat).with_for_update())
+            if held is None or _weight(notice.kind) >= _weight(NoticeKind(held["kind"])):
+                conn.execute(update(_N).where(*seat).values(email_held=_held(notice)))
+            return 0
+        if self.outbox.over_hourly(conn, address):
+            log.info("notice e-mail dropped: the address's hour is full")
+            return 0
+        self.outbox.queue(conn, address, "notice", self._notice_message(row, notice, now))
         return 1
 
     def release_held(self) -> int:
