@@ -79,6 +79,15 @@ class _Handler:
     def __init__(self, box: Mailbox) -> None:
         self.box = box
 
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: Any
+    ) -> str:
+        """Every recipient is taken but `nadie@…`: no such mailbox (550)."""
+        if address.startswith("nadie@"):
+            return "550 5.1.1 No such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = message_from_bytes(envelope.content, policy=default)
         assert isinstance(message, EmailMessage)

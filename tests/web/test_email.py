@@ -23,6 +23,7 @@ from sqlalchemy import text
 from escoba.web.app import create_app
 from escoba.web.clock import ManualClock
 from escoba.web.email_channel import EmailChannel
+from escoba.web.mail import MAX_ATTEMPTS
 from escoba.web.notices import Notice, NoticeKind, notice_text
 from escoba.web.settings import Settings
 
@@ -527,6 +528,8 @@ def test_without_smtp_settings_nothing_about_email_shows(site: TestClient) -> No
 def test_settings_want_a_from_address_with_a_host() -> None:
     with pytest.raises(ValueError, match="ESCOBA_SMTP_FROM"):
         Settings(smtp_host="mail.example.com")
+    with pytest.raises(ValueError, match="ESCOBA_SMTP_FROM"):
+        Settings(smtp_host="mail.example.com", smtp_from="Escoba")
     with pytest.raises(ValueError, match="ESCOBA_SMTP_SECURITY"):
         Settings(smtp_host="mail.example.com", smtp_from=FROM, smtp_security="ssl")
     assert Settings(smtp_host="m.example", smtp_from=FROM).smtp_port_in_force == 587
@@ -692,3 +695,20 @@ def test_several_processes_send_each_email_and_each_digest_once(
         digests = smtp.take()
         assert sorted(m.recipients[0] for m in digests) == [f"p{i}@example.com" for i in range(3)]
         assert all("1 mesa te espera" in m["Subject"] for m in digests)
+
+
+def test_a_mailbox_the_server_refuses_for_good_is_given_up_and_the_rest_goes(
+    mail_site: TestClient, smtp: Mailbox, clock: ManualClock
+) -> None:
+    nobody, somebody = create(mail_site, "Ana"), create(mail_site, "Eva")
+    save(mail_site, nobody, "nadie@example.com")
+    save(mail_site, somebody, "eva@example.com")
+    assert channel_of(mail_site).outbox.send_due() == 1
+    assert [m.recipients for m in smtp.take()] == [["eva@example.com"]]
+    clock.advance(days=1)
+    assert channel_of(mail_site).outbox.send_due() == 0  # not tried again
+    with service_of(mail_site).db.snapshot() as conn:
+        attempts = conn.execute(
+            text("SELECT attempts FROM email_outbox WHERE address = 'nadie@example.com'")
+        ).scalar_one()
+    assert attempts == MAX_ATTEMPTS

@@ -134,6 +134,9 @@ class Outbox:
                     )
                     self._failed(row, permanent=False)
                     break  # the connection is gone: the rest waits for the next pass
+                except Exception:  # a message that cannot be sent at all
+                    log.exception("e-mail not sendable", extra={"outbox_id": row["id"]})
+                    self._failed(row, permanent=True)
                 else:
                     sent += 1
                     self._sent(row)

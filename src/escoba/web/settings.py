@@ -4,6 +4,7 @@ default, in docs/settings.md; a test keeps the two in step)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from email.utils import parseaddr
 
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -118,8 +119,8 @@ class Settings(BaseSettings):
     def _smtp_complete(self) -> Settings:
         if self.smtp_security not in ("starttls", "tls", "none"):
             raise ValueError("ESCOBA_SMTP_SECURITY is starttls, tls or none")
-        if self.smtp_host and not self.smtp_from:
-            raise ValueError("ESCOBA_SMTP_FROM is required with ESCOBA_SMTP_HOST")
+        if self.smtp_host and "@" not in parseaddr(self.smtp_from)[1]:
+            raise ValueError("ESCOBA_SMTP_FROM (an address) is required with ESCOBA_SMTP_HOST")
         return self
 
     @property
