@@ -54,6 +54,7 @@ COUNTS: dict[str, tuple[object, object]] = {
     "days": (1, 7),
     "limit": (1, 24),
     "people": (1, 2),
+    "count": (1, 3),
 }
 
 

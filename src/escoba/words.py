@@ -283,6 +283,46 @@ CATALOG: Final[Mapping[str, Message]] = {
         "Escoba del 15 con tus amigos, a tu ritmo: cada uno juega cuando puede"
         " y la app avisa cuando te toca."
     ),
+    # -- E-mail notices (web/email_seats.py, web/email_channel.py) -----------
+    "empty_email": sentence("Escribe tu dirección de correo."),
+    "email_too_long": counted(
+        "La dirección de correo es muy larga (máximo %(limit)s carácter).",
+        "La dirección de correo es muy larga (máximo %(limit)s caracteres).",
+        by="limit",
+    ),
+    "bad_email": sentence(
+        "Esa dirección de correo no es válida: se escribe como nombre@ejemplo.com, "
+        "sin espacios, comillas ni comas."
+    ),
+    "email_rate": sentence("Ya mandamos varios correos a esa dirección: prueba otra vez mañana."),
+    "email_unavailable": sentence("Este servidor no manda correos."),
+    "email_confirm_subject": sentence("Escoba del 15: confirma tu correo"),
+    "email_confirm_body": sentence(
+        "Alguien, seguramente tú, dejó esta dirección en la mesa de %(players)s para "
+        "recibir avisos de Escoba del 15. Para recibirlos, abre este enlace y confirma:"
+    ),
+    "email_confirm_ignore": sentence("Si no fuiste tú, no hagas nada: no te mandaremos nada más."),
+    "email_open_table": sentence("Abrir la mesa:"),
+    "email_why": sentence(
+        "Recibes este correo porque dejaste esta dirección en la mesa de %(players)s. "
+        "Para dejar de recibirlos:"
+    ),
+    "email_why_digest": sentence(
+        "Recibes este resumen porque lo pediste en tus mesas de Escoba del 15. "
+        "Para dejar de recibirlo:"
+    ),
+    "digest_subject": counted(
+        "Escoba del 15: %(count)s mesa te espera",
+        "Escoba del 15: %(count)s mesas te esperan",
+        by="count",
+    ),
+    "digest_intro": sentence("Estas mesas te esperan:"),
+    "digest_table": sentence("La mesa de %(players)s"),
+    "waiting_turn": sentence("Te toca jugar desde hace %(since)s."),
+    "waiting_round": sentence("Te esperan para SIGUIENTE RONDA."),
+    "waiting_absence": sentence(
+        "%(who)s no juega desde hace %(since)s: puedes TERMINAR POR AUSENCIA."
+    ),
 }
 
 

@@ -33,6 +33,7 @@ TABLES = (
     "rate_limits",
     "devices",
     "push_subscriptions",
+    "email_outbox",
 )
 
 

@@ -123,12 +123,19 @@ def test_card_positions_after_the_real_shuffle_are_uniform() -> None:
 @pytest.fixture
 def api_app(db_url: str) -> object:
     """On SQLite and PostgreSQL: they refuse different inputs (PostgreSQL a
-    NUL byte in text, an integer beyond INTEGER's range)."""
+    NUL byte in text, an integer beyond INTEGER's range). With SMTP settings,
+    so that the e-mail routes take what they are sent (nothing is sent: no
+    mail loop, and nothing listens on that port)."""
     settings_ = Settings(
         database_url=db_url,
         robot_inline=True,
         robot_delay=0,
         secret_key="fuzz",
+        smtp_host="127.0.0.1",
+        smtp_port=9,
+        smtp_security="none",
+        smtp_from="fuzz@escoba.test",
+        smtp_poll_seconds=0,
     )
     return create_app(settings_, rng=random.Random(1), brain=first_legal)
 

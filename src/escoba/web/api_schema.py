@@ -174,6 +174,21 @@ class NoticesIn(StrictIn):
     )
 
 
+class EmailIn(StrictIn):
+    """An address for your seat's notices (the server must have SMTP settings)."""
+
+    email: str = Field(max_length=1000, description="The address, as a person types it.")
+    mode: Literal["now", "daily"] = Field(
+        default="now",
+        description="`now`: an e-mail per notice (at most one per table within the server's "
+        "quiet period); `daily`: one digest a day of the tables that wait on you.",
+    )
+    lang: Literal["es", "pt_BR", "en"] | None = Field(
+        default=None,
+        description="The e-mails' language; by default the request's Accept-Language, else es.",
+    )
+
+
 # ---------------------------------------------------------------------------
 # What a client gets: the view of a seat
 
@@ -390,6 +405,15 @@ class NoticesOut(Out):
     )
 
 
+class EmailOut(Out):
+    """Your seat's address for its notices. A new one hears nothing until the
+    link of the confirmation e-mail sent to it is opened."""
+
+    email: str | None = Field(description="The address (its domain in lower case); null: none.")
+    mode: Literal["now", "daily"]
+    confirmed: bool = Field(description="Its confirmation link was opened: notices go to it.")
+
+
 class ChatOut(Out):
     id: int
     position: int
@@ -432,6 +456,7 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("busy", 503, "The database was busy or unreachable: nothing changed, try again."),
     # who you are
     ErrorCode("no_table", 404, "No table has that invite."),
+    ErrorCode("email_unavailable", 404, "This server sends no e-mail (it has no SMTP settings)."),
     ErrorCode("not_seated", 403, "Your token holds no seat at this table (reads included)."),
     ErrorCode("not_creator", 403, "Only the table's creator may do that."),
     ErrorCode("not_playing", 403, "Your seat plays no part in this game."),
@@ -490,6 +515,20 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("chat_too_long", 422, "The chat line is over the length limit."),
     ErrorCode("chat_rate", 429, "Too many chat lines in a short time."),
     ErrorCode("unknown_notice", 422, "No such kind of notice (see `NoticesIn`)."),
+    ErrorCode("empty_email", 422, "An e-mail address is needed."),
+    ErrorCode("email_too_long", 422, "The address is over 254 characters."),
+    ErrorCode(
+        "bad_email",
+        422,
+        "No e-mail address: one `@`, a dotted domain (or an internationalised one), no "
+        "spaces, control characters, quotes or commas.",
+    ),
+    ErrorCode(
+        "email_rate",
+        429,
+        "That address got its share of e-mail already (confirmations a day, or all e-mail "
+        "an hour): nothing was saved.",
+    ),
 )
 
 

@@ -21,7 +21,7 @@ from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from escoba.web import api, apidocs, assets, install, ops, routes
+from escoba.web import api, apidocs, assets, email_routes, install, ops, routes
 from escoba.web.bridges import Hub, make_bridge
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.command_path import RobotBrain
@@ -29,6 +29,7 @@ from escoba.web.db import Database
 from escoba.web.deps import AppContext, lang_of
 from escoba.web.devices import Devices, LegacySeatsMiddleware
 from escoba.web.dispatch import Dispatcher
+from escoba.web.email_channel import EmailChannel
 from escoba.web.errors import Busy, ServiceError
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, close_on_exit_signals
@@ -58,6 +59,13 @@ class Core:
     hub: Hub
     service: TableService
     dispatcher: Dispatcher
+    #: signs the cookies and the links the app hands out (ESCOBA_SECRET_KEY,
+    #: else a key kept in the database)
+    secret: str
+
+    def channel(self, name: str) -> Channel | None:
+        """The dispatcher's channel of that name, if this server has it."""
+        return next((c for c in self.dispatcher.channels if c.name == name), None)
 
     def close(self) -> None:
         self.dispatcher.stop()
@@ -65,10 +73,13 @@ class Core:
         self.db.dispose()
 
 
-def make_channels(settings: Settings, db: Database) -> list[Channel]:
+def make_channels(settings: Settings, service: TableService, secret: str) -> list[Channel]:
     """The ways this server reaches a seat away from its table (Web Push,
     e-mail), each as its settings allow."""
-    return []
+    channels: list[Channel] = []
+    if settings.email:
+        channels.append(EmailChannel(service, settings, secret))
+    return channels
 
 
 def build_core(
@@ -87,9 +98,12 @@ def build_core(
     broker = Broker(streams_per_client=settings.live_streams_per_ip)
     hub = Hub(broker, make_bridge(settings.live, settings.sqlalchemy_url, settings.redis_url))
     service = TableService(db, settings, clock or SystemClock(), hub, brain=brain, rng=rng)
-    dispatcher = Dispatcher(service, make_channels(settings, db) if channels is None else channels)
+    secret = settings.secret_key or db.secret("cookie")
+    if channels is None:
+        channels = make_channels(settings, service, secret)
+    dispatcher = Dispatcher(service, channels)
     service.on_commit = dispatcher.hear
-    return Core(settings, db, broker, hub, service, dispatcher)
+    return Core(settings, db, broker, hub, service, dispatcher, secret)
 
 
 def create_app(
@@ -128,7 +142,7 @@ def create_app(
     else:
         limiter = DatabaseLimiter(db)
     service.on_robot_turn = runner.schedule
-    secret = settings.secret_key or db.secret("cookie")
+    secret = core.secret
     signer = URLSafeSerializer(secret, salt="escoba-seat")
     ctx = AppContext(
         settings=settings,
@@ -138,6 +152,7 @@ def create_app(
         signer=signer,
         devices=Devices(db, service.clock, signer),
         dispatcher=core.dispatcher,
+        email=email if isinstance(email := core.channel("email"), EmailChannel) else None,
     )
 
     @asynccontextmanager
@@ -158,6 +173,8 @@ def create_app(
             for table_id in await asyncio.to_thread(service.robot_tables):
                 runner.schedule(table_id)
             runner.start_sweeping()
+        if ctx.email is not None:
+            ctx.email.start()
         log.info("started", extra={"live": hub.backend, "database": db.engine_name})
         if serving:
             tune_collector()
@@ -167,6 +184,8 @@ def create_app(
         restore_signals()
         if isinstance(runner, RobotRunner):
             await runner.stop()
+        if ctx.email is not None:
+            ctx.email.stop()
         broker.close()
         limiter.close()
         core.close()
@@ -257,8 +276,10 @@ def create_app(
 
     app.include_router(ops.router)
     app.include_router(api.router)
+    app.include_router(email_routes.api_router)
     app.include_router(apidocs.router)
     app.include_router(routes.router)
+    app.include_router(email_routes.router)
     app.include_router(assets.router)
     app.include_router(install.router)
     return app

@@ -6,7 +6,7 @@ and the viewer's language."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Request, Response
 from itsdangerous import URLSafeSerializer
@@ -20,6 +20,9 @@ from escoba.web.service import TableService
 from escoba.web.settings import Settings
 from escoba.web.store import HeldSeat
 
+if TYPE_CHECKING:
+    from escoba.web.email_channel import EmailChannel
+
 DECK_COOKIE = "deck"
 
 
@@ -32,6 +35,8 @@ class AppContext:
     signer: URLSafeSerializer
     devices: Devices
     dispatcher: Dispatcher
+    #: the e-mail channel, when the server has SMTP settings (ESCOBA_SMTP_HOST)
+    email: EmailChannel | None = None
 
 
 async def get_context(request: Request) -> AppContext:

@@ -213,7 +213,13 @@ class SeatNoticeRow(Base):
     defaults), its e-mail address for them (sent at once, or as a daily
     digest), and how far the notices of its turn went (`warned_turn_since`:
     the turn; `warned_level`: the warnings sent, then TERMINAR POR AUSENCIA
-    announced; see escoba.web.notice_sweep)."""
+    announced; see escoba.web.notice_sweep).
+
+    The address hears nothing until its confirmation link is opened
+    (`email_confirmed_at`); e-mails speak `email_lang` and link to
+    `email_origin`; `email_sent_at` is the last notice e-mail or digest (the
+    quiet period, the digest's claim), and `email_held` a notice that came
+    within the quiet period (escoba.web.email_channel)."""
 
     __tablename__ = "seat_notices"
 
@@ -221,9 +227,13 @@ class SeatNoticeRow(Base):
         ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
     )
     kinds: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
     email_mode: Mapped[str] = mapped_column(String(8), default="now", server_default="now")
     email_sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    email_lang: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    email_origin: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    email_confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    email_held: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     warned_turn_since: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     warned_level: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
@@ -251,3 +261,20 @@ class TableNoticeRow(Base):
         ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
     )
     expiry_warned_for: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class EmailOutboxRow(Base):
+    """An e-mail to send (`sent_at` null) or sent: any process's mail loop
+    claims a due row (`next_try_at`), and a failure puts it off; sent rows
+    stay a while, to count what an address got (the per-address limits)."""
+
+    __tablename__ = "email_outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address: Mapped[str] = mapped_column(String(254), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # confirm, notice, digest
+    message: Mapped[str] = mapped_column(Text)  # the whole RFC 5322 message
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    next_try_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -40,6 +40,7 @@ from escoba.web.deps import (
     public_base_url,
 )
 from escoba.web.devices import COOKIE_MAX_AGE
+from escoba.web.email_seats import EmailForm
 from escoba.web.errors import NotFound, ServiceError
 from escoba.web.service import TableService
 from escoba.web.settings import DEFAULT_LIMITS, PageLimits
@@ -133,10 +134,15 @@ class Visit:
         return refusal_text(exc, self.lang, self.limits)
 
     def show(
-        self, error: str | None = None, status_code: int = 200, fragment: bool = False
+        self,
+        error: str | None = None,
+        status_code: int = 200,
+        fragment: bool = False,
+        email: EmailForm | None = None,
     ) -> HTMLResponse:
         """The table as this viewer sees it: the whole page, or the board
-        fragment for HTMX (with `error` on top, if any)."""
+        fragment for HTMX (with `error` on top, if any). `email`: the seat's
+        e-mail form as a refused post left it."""
         try:
             page = self.service.page(self.invite, self.token)
             kinds = self.service.notice_choice(self.invite, self.token) if page.you else None
@@ -149,6 +155,9 @@ class Visit:
                 )
             )
         url = invite_url(self.request, self.ctx, self.invite)
+        if email is None and page.you is not None and self.ctx.email is not None:
+            saved = self.ctx.email.seats.current(self.invite, self.token)
+            email = EmailForm.of(saved, self.request.query_params.get("correo"))
         body = render_table(
             page,
             self.design,
@@ -158,6 +167,7 @@ class Visit:
             watching=self.request.query_params.get("mirar") == "1",
             invite_url=url,
             notice_kinds=kinds,
+            email=email,
         )
         return html_response(body, status_code)
 

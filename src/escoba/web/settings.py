@@ -4,8 +4,9 @@ default, in docs/settings.md; a test keeps the two in step)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from email.utils import parseaddr
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -98,6 +99,56 @@ class Settings(BaseSettings):
     )
     log_format: str = Field(default="json", description="json (one object a line) or text.")
     log_level: str = Field(default="INFO", description="Python logging level.")
+    # -- E-mail (docs/deploy.md «E-mail»): none at all while smtp_host is unset
+    smtp_host: str = Field(default="", description="SMTP server for notices; unset: no e-mail.")
+    smtp_port: int | None = Field(
+        default=None, description="Its port (unset: 587 for starttls, 465 for tls, 25 for none)."
+    )
+    smtp_username: str = Field(default="", description="SMTP login (empty: none).")
+    smtp_password: SecretStr | None = Field(default=None, description="SMTP password.")
+    smtp_security: str = Field(
+        default="starttls", description="starttls, tls (implicit TLS) or none (a local relay)."
+    )
+    smtp_from: str = Field(default="", description="The From address (required with a host).")
+    smtp_timeout_seconds: float = Field(
+        default=10.0, description="How long one SMTP conversation may wait on the server."
+    )
+    smtp_digest_hour: int = Field(
+        default=8, ge=0, le=23, description="The hour (UTC) the daily digest goes out."
+    )
+    smtp_quiet_minutes: float = Field(
+        default=30.0, description="At most one notice e-mail per seat within this many minutes."
+    )
+    smtp_per_address_hour: int = Field(
+        default=20, description="At most this many e-mails to one address per hour."
+    )
+    smtp_confirmations_per_day: int = Field(
+        default=3, description="At most this many confirmation e-mails to one address a day."
+    )
+    smtp_poll_seconds: float = Field(
+        default=60.0,
+        description="How often the mail loop retries, releases held notices and looks for "
+        "the digest's hour (0: no loop; tests and tools).",
+    )
+
+    @model_validator(mode="after")
+    def _smtp_complete(self) -> Settings:
+        if self.smtp_security not in ("starttls", "tls", "none"):
+            raise ValueError("ESCOBA_SMTP_SECURITY is starttls, tls or none")
+        if self.smtp_host and "@" not in parseaddr(self.smtp_from)[1]:
+            raise ValueError("ESCOBA_SMTP_FROM (an address) is required with ESCOBA_SMTP_HOST")
+        return self
+
+    @property
+    def email(self) -> bool:
+        """E-mail notices are on: the server has an SMTP host."""
+        return bool(self.smtp_host)
+
+    @property
+    def smtp_port_in_force(self) -> int:
+        if self.smtp_port is not None:
+            return self.smtp_port
+        return {"tls": 465, "none": 25}.get(self.smtp_security, 587)
 
     @field_validator("notice_warnings")
     @classmethod

@@ -152,11 +152,15 @@ def table_context(
     continue_url: str | None = None,
     limits: PageLimits = DEFAULT_LIMITS,
     notice_kinds: frozenset[NoticeKind] | None = None,
+    email: Any = None,
 ) -> dict[str, Any]:
-    """`notice_kinds`: what the viewer's seat hears of (None: no seat)."""
+    """`notice_kinds`: what the viewer's seat hears of (None: no seat);
+    `email`: the seat's e-mail form (`email_seats.EmailForm`), when the
+    server sends e-mail and the viewer is seated."""
     return {
         "notice_kinds": notice_kinds,
         "continue_url": continue_url,
+        "email": email,
         "page": page,
         "design": design,
         "board": board_model(page, design, lang, limits),

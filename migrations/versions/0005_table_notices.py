@@ -6,7 +6,7 @@ A seat that never chose which notices it hears of gets the defaults of the day
 spell (`tables.last_action_at`) whose expiry warning was already sent, so that
 several processes sweeping send it once.
 
-Revision ID: 0005_notify
+Revision ID: 0005
 Revises: 0004
 Create Date: 2026-12-08 09:00:00
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_notify"
+revision = "0005"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
