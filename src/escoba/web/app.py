@@ -31,6 +31,8 @@ from escoba.web.devices import Devices, LegacySeatsMiddleware
 from escoba.web.errors import Busy, ServiceError
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, close_on_exit_signals
+from escoba.web.push import PushChannel, Vapid
+from escoba.web.push import routes as push_routes
 from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
 from escoba.web.service import TableService
@@ -120,6 +122,7 @@ def create_app(
         hub=hub,
         signer=signer,
         devices=Devices(db, service.clock, signer),
+        push=PushChannel(db, settings, service.clock, Vapid.from_settings(settings, db)),
     )
 
     @asynccontextmanager
@@ -150,6 +153,7 @@ def create_app(
             await runner.stop()
         broker.close()
         limiter.close()
+        ctx.push.close()
         core.close()
 
     app = FastAPI(
@@ -240,6 +244,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(apidocs.router)
     app.include_router(routes.router)
+    app.include_router(push_routes.router)
     app.include_router(assets.router)
     return app
 

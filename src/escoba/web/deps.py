@@ -15,6 +15,7 @@ from escoba.i18n import LANG_COOKIE, choose_lang
 from escoba.web.bridges import Hub
 from escoba.web.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
 from escoba.web.live import Broker
+from escoba.web.push import PushChannel
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
 from escoba.web.store import HeldSeat
@@ -30,6 +31,7 @@ class AppContext:
     hub: Hub
     signer: URLSafeSerializer
     devices: Devices
+    push: PushChannel
 
 
 async def get_context(request: Request) -> AppContext:
