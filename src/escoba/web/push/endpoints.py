@@ -52,26 +52,17 @@ _NAT64 = (
 
 
 class BadSubscription(Invalid):
-    """Not a push subscription, or not one this server takes (API code
-    `bad_subscription`)."""
-
-    def __init__(self, words: str, **values: object) -> None:
-        super().__init__("bad_subscription", words=words, **values)
+    """Not a push subscription, or not one this server takes (code
+    `bad_subscription`; the words say what is wrong)."""
 
 
 class EndpointRefused(Invalid):
     """The endpoint's host is (or resolves to) an address the server does
-    not call, or cannot be found (API code `push_endpoint_refused`)."""
-
-    def __init__(self, words: str = "push_endpoint_private", **values: object) -> None:
-        super().__init__("push_endpoint_refused", words=words, **values)
+    not call (code `push_endpoint_refused`)."""
 
 
 class EndpointUnresolved(EndpointRefused):
     """The endpoint's name resolves to nothing (now: DNS may be down)."""
-
-    def __init__(self) -> None:
-        super().__init__("push_endpoint_unknown")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,27 +126,27 @@ def parse_endpoint(url: object, allow_private: bool = False) -> Endpoint:
     """The endpoint of `url`, or `BadSubscription`/`EndpointRefused` saying
     what is wrong with it. No DNS here: `EndpointGuard.address` resolves."""
     if not isinstance(url, str) or not url:
-        raise BadSubscription("push_not_subscription")
+        raise BadSubscription("bad_subscription", words="push_not_subscription")
     if len(url) > MAX_ENDPOINT:
-        raise BadSubscription("push_endpoint_long", limit=MAX_ENDPOINT)
+        raise BadSubscription("bad_subscription", words="push_endpoint_long", limit=MAX_ENDPOINT)
     if not url.isascii() or any(c <= " " or c in "\x7f\\#" for c in url):
-        raise BadSubscription("push_endpoint_url")
+        raise BadSubscription("bad_subscription", words="push_endpoint_url")
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise BadSubscription("push_endpoint_url") from None
+        raise BadSubscription("bad_subscription", words="push_endpoint_url") from None
     scheme = parts.scheme.lower()
     if scheme != "https" and not (allow_private and scheme == "http"):
-        raise BadSubscription("push_endpoint_url")
+        raise BadSubscription("bad_subscription", words="push_endpoint_url")
     if "@" in parts.netloc or not parts.hostname or port == 0:
-        raise BadSubscription("push_endpoint_url")
+        raise BadSubscription("bad_subscription", words="push_endpoint_url")
     host = parts.hostname.rstrip(".")
     literal = _literal(host)
     if literal is None:
         _check_name(host, allow_private)
     elif not allow_private and not is_public(literal):
-        raise EndpointRefused()
+        raise EndpointRefused("push_endpoint_refused", words="push_endpoint_private")
     target = parts.path or "/"
     if parts.query:
         target += "?" + parts.query
@@ -177,36 +168,36 @@ def _literal(host: str) -> IPAddress | None:
         try:
             return ipaddress.IPv6Address(host)
         except ValueError:
-            raise BadSubscription("push_endpoint_url") from None
+            raise BadSubscription("bad_subscription", words="push_endpoint_url") from None
     if _NUMERIC_LABEL.match(host.rsplit(".", 1)[-1]):
         try:
             return ipaddress.IPv4Address(host)
         except ValueError:
-            raise BadSubscription("push_endpoint_url") from None
+            raise BadSubscription("bad_subscription", words="push_endpoint_url") from None
     return None
 
 
 def _check_name(host: str, allow_private: bool) -> None:
     labels = host.split(".")
     if len(host) > 253 or not all(_LABEL.match(label) for label in labels):
-        raise BadSubscription("push_endpoint_url")
+        raise BadSubscription("bad_subscription", words="push_endpoint_url")
     if allow_private:
         return
     if len(labels) < 2 or host == "localhost" or host.endswith(_LOCAL_SUFFIXES):
-        raise EndpointRefused()
+        raise EndpointRefused("push_endpoint_refused", words="push_endpoint_private")
 
 
 def _b64url(value: object, size: int, words: str) -> str:
     """`value` as base64url text of exactly `size` bytes, without padding."""
     if not isinstance(value, str) or len(value) > 2 * size or not _B64URL.match(value):
-        raise BadSubscription(words)
+        raise BadSubscription("bad_subscription", words=words)
     bare = value.rstrip("=")
     try:
         raw = base64.urlsafe_b64decode(bare + "=" * (-len(bare) % 4))
     except (binascii.Error, ValueError):
-        raise BadSubscription(words) from None
+        raise BadSubscription("bad_subscription", words=words) from None
     if len(raw) != size:
-        raise BadSubscription(words)
+        raise BadSubscription("bad_subscription", words=words)
     return bare
 
 
@@ -214,22 +205,22 @@ def parse_subscription(data: object, allow_private: bool = False) -> Subscriptio
     """A subscription from a browser's `PushSubscription.toJSON()`:
     `{"endpoint", "expirationTime", "keys": {"p256dh", "auth"}}`."""
     if not isinstance(data, Mapping) or not isinstance(data.get("keys"), Mapping):
-        raise BadSubscription("push_not_subscription")
+        raise BadSubscription("bad_subscription", words="push_not_subscription")
     expires = data.get("expirationTime")
     if expires is not None and (isinstance(expires, bool) or not isinstance(expires, int | float)):
-        raise BadSubscription("push_not_subscription")
+        raise BadSubscription("bad_subscription", words="push_not_subscription")
     keys = data["keys"]
     if "endpoint" not in data or "p256dh" not in keys or "auth" not in keys:
-        raise BadSubscription("push_not_subscription")
+        raise BadSubscription("bad_subscription", words="push_not_subscription")
     endpoint = parse_endpoint(data["endpoint"], allow_private)
     p256dh = _b64url(keys["p256dh"], P256DH_BYTES, "push_bad_key")
     raw = base64.urlsafe_b64decode(p256dh + "=")
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
     except ValueError:
-        raise BadSubscription("push_bad_key") from None
+        raise BadSubscription("bad_subscription", words="push_bad_key") from None
     if raw[0] != 4:  # a compressed point is valid, but no browser sends one
-        raise BadSubscription("push_bad_key")
+        raise BadSubscription("bad_subscription", words="push_bad_key")
     auth = _b64url(keys["auth"], AUTH_BYTES, "push_bad_auth")
     return Subscription(endpoint, p256dh, auth)
 
@@ -266,15 +257,19 @@ class EndpointGuard:
             try:
                 found = self.resolve(endpoint.host, endpoint.port)
             except (OSError, UnicodeError):
-                raise EndpointUnresolved() from None
+                raise EndpointUnresolved(
+                    "push_endpoint_refused", words="push_endpoint_unknown"
+                ) from None
         if not found:
-            raise EndpointUnresolved()
+            raise EndpointUnresolved("push_endpoint_refused", words="push_endpoint_unknown")
         addresses: list[IPAddress] = []
         for text in found:
             try:
                 addresses.append(ipaddress.ip_address(text))
             except ValueError:  # a scoped (link-local) IPv6 address, or garbage
-                raise EndpointRefused() from None
+                raise EndpointRefused(
+                    "push_endpoint_refused", words="push_endpoint_private"
+                ) from None
         if not self.allow_private and not all(is_public(ip) for ip in addresses):
-            raise EndpointRefused()
+            raise EndpointRefused("push_endpoint_refused", words="push_endpoint_private")
         return str(addresses[0])

@@ -47,7 +47,9 @@ class Subscribing:
         seat_id = self._seat(invite, credential)
         endpoint = data.get("endpoint") if isinstance(data, Mapping) else None
         if not isinstance(endpoint, str) or not endpoint:
-            raise BadSubscription("push_not_subscription")
+            raise BadSubscription("bad_subscription", words="push_not_subscription")
         if len(endpoint) > MAX_ENDPOINT:
-            raise BadSubscription("push_endpoint_long", limit=MAX_ENDPOINT)
+            raise BadSubscription(
+                "bad_subscription", words="push_endpoint_long", limit=MAX_ENDPOINT
+            )
         self.store.unsubscribe(seat_id, endpoint)
