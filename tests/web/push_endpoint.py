@@ -18,9 +18,11 @@ request is held until `release()`); the last answer repeats.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import json
 import os
 import re
+import ssl
 import threading
 import time
 from collections import Counter
@@ -28,13 +30,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import http_ece
+from cryptography import x509
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.x509.oid import NameOID
 
 HANG = "hang"
 Answer = int | tuple[int, str] | str
@@ -92,9 +97,19 @@ class _Sub:
 
 
 class PushEndpoint:
-    def __init__(self, server_key: str | None = None, check: bool = True) -> None:
+    def __init__(
+        self,
+        server_key: str | None = None,
+        check: bool = True,
+        host: str = "127.0.0.1",
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         #: the VAPID public key pushes must carry (`GET /push/key`), if known
         self.server_key = server_key
+        #: the name in its URLs (it listens on 127.0.0.1 whatever the name)
+        self.host = host
+        #: serve HTTPS with this context (`tls_context`)
+        self.tls = tls
         #: False: take every push unchecked and undecrypted (the benchmark's load)
         self.check = check
         self.pushes: list[Push] = []
@@ -119,7 +134,8 @@ class PushEndpoint:
 
     @property
     def origin(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        scheme = "https" if self.tls is not None else "http"
+        return f"{scheme}://{self.host}:{self.port}"
 
     def url(self, name: str) -> str:
         return f"{self.origin}/push/{name}"
@@ -184,6 +200,8 @@ class PushEndpoint:
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         server.daemon_threads = True
+        if self.tls is not None:
+            server.socket = self.tls.wrap_socket(server.socket, server_side=True)
         self._server = server
         self._thread = threading.Thread(target=server.serve_forever, daemon=True)
         self._thread.start()
@@ -263,3 +281,61 @@ class PushEndpoint:
         assert now < claims["exp"] <= now + 24 * 3600, "exp"
         assert str(claims["sub"]).startswith(("mailto:", "https://")), "sub"
         return claims
+
+
+def tls_context(folder: Path, name: str) -> tuple[ssl.SSLContext, str]:
+    """A server context whose certificate names `name`, from a certificate
+    authority of its own: (the context, the authority's PEM file, for the
+    client to trust)."""
+    now = dt.datetime.now(dt.UTC)
+
+    def certificate(
+        subject: str, key: ec.EllipticCurvePrivateKey, issuer: x509.Name, signer: Any, ca: bool
+    ) -> x509.Certificate:
+        builder = (
+            x509.CertificateBuilder()
+            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)]))
+            .issuer_name(issuer)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - dt.timedelta(hours=1))
+            .not_valid_after(now + dt.timedelta(days=1))
+            .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+        )
+        if ca:
+            builder = builder.add_extension(
+                x509.KeyUsage(
+                    digital_signature=True,
+                    content_commitment=False,
+                    key_encipherment=False,
+                    data_encipherment=False,
+                    key_agreement=False,
+                    key_cert_sign=True,
+                    crl_sign=True,
+                    encipher_only=False,
+                    decipher_only=False,
+                ),
+                critical=True,
+            )
+        else:
+            builder = builder.add_extension(
+                x509.SubjectAlternativeName([x509.DNSName(subject)]), critical=False
+            )
+        return builder.sign(signer, hashes.SHA256())
+
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Escoba test CA")])
+    ca = certificate("Escoba test CA", ca_key, ca_name, ca_key, ca=True)
+    key = ec.generate_private_key(ec.SECP256R1())
+    leaf = certificate(name, key, ca_name, ca_key, ca=False)
+    pem = serialization.Encoding.PEM
+    ca_file = folder / "ca.pem"
+    ca_file.write_bytes(ca.public_bytes(pem))
+    cert_file = folder / "server.pem"
+    cert_file.write_bytes(
+        leaf.public_bytes(pem)
+        + key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file)
+    return context, str(ca_file)

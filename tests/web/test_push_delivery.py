@@ -6,6 +6,7 @@ channel does when a push service refuses, fails or hangs."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,10 +17,10 @@ from escoba.web.notices import NoticeKind, notice_text
 from escoba.web.push import PushChannel
 from escoba.web.push.channel import topic
 from escoba.web.push.endpoints import EndpointGuard
-from escoba.web.push.sender import Reply
+from escoba.web.push.sender import PushSender, Reply
 
 from .helpers import CARD_RE, create, join, page_table
-from .push_endpoint import HANG, BrowserKeys, PushEndpoint
+from .push_endpoint import HANG, BrowserKeys, PushEndpoint, tls_context
 from .push_helpers import channel_of, notice, push_app, push_settings, rows, seats_of, stored
 
 
@@ -331,5 +332,42 @@ def test_a_name_that_resolves_elsewhere_at_send_time_gets_nothing(
         _delivered(channel)
         assert recorder.sent == ["93.184.215.14"]
         assert stored(site) == (0, 0) and channel.outcomes["refused"] == 1
+    finally:
+        channel.close()
+
+
+def test_https_goes_to_the_checked_address_and_verifies_the_name(
+    site: TestClient, clock: ManualClock, tmp_path: Path
+) -> None:
+    """An https endpoint whose name resolves (here) to 127.0.0.1: the
+    connection goes to that address, while TLS checks the certificate
+    against the endpoint's name and the request names it in `Host`. A
+    certificate for another name is refused (no push, a failure counted)."""
+    ctx = site.app.state.ctx  # type: ignore[attr-defined]
+    tls, ca_file = tls_context(tmp_path, "push.example.com")
+    sender = PushSender(5, 30, 2, ca_certs=ca_file)
+    guard = ctx.push.guard
+    guard.resolve = lambda host, port: ["127.0.0.1"]
+    channel = PushChannel(
+        ctx.service.db, ctx.settings, clock, ctx.push.vapid, guard=guard, sender=sender
+    )
+    key = site.get("/push/key").json()["key"]
+    good = PushEndpoint(server_key=key, host="push.example.com", tls=tls)
+    impostor = PushEndpoint(server_key=key, host="other.example.com", tls=tls)
+    try:
+        with good.running(), impostor.running():
+            invite = page_table(site, "Ana")
+            table_id, (seat,) = seats_of(site, invite)
+            for endpoint in (good, impostor):
+                r = site.post(f"/t/{invite}/push", json=endpoint.subscribe("s"))
+                assert r.status_code == 204, r.text
+            channel.deliver([notice(clock, NoticeKind.TURN, seat, table_id, invite)])
+            _delivered(channel)
+            (push,) = good.pushes
+            assert push.headers["host"] == f"push.example.com:{good.port}"
+            assert push.claims["aud"] == f"https://push.example.com:{good.port}"
+            assert impostor.requests.total() == 0  # the handshake failed
+            assert channel.outcomes["sent"] == 1 and channel.outcomes["failed"] == 1
+            assert not good.errors
     finally:
         channel.close()

@@ -221,7 +221,7 @@ class PushChannel:
                 if self._closed:
                     return
                 self._pending += 1
-            self._pool.submit(self._run, job)
+            self._resubmit(job)
 
     def _jobs(self, notices: Sequence[Notice]) -> list[_Job]:
         targets = self.store.targets(n.seat_id for n in notices)
@@ -330,6 +330,7 @@ class PushChannel:
         return not self._timers.later(wait, lambda: self._resubmit(job))
 
     def _resubmit(self, job: _Job) -> None:
+        """Hand `job` (counted as pending) to the pool."""
         try:
             self._pool.submit(self._run, job)
         except RuntimeError:  # the pool was shut down meanwhile

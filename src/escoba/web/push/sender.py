@@ -29,10 +29,22 @@ class Reply:
 
 
 class PushSender:
-    def __init__(self, connect_timeout: float, read_timeout: float, connections: int) -> None:
+    def __init__(
+        self,
+        connect_timeout: float,
+        read_timeout: float,
+        connections: int,
+        ca_certs: str | None = None,
+    ) -> None:
+        """`ca_certs`: the authorities a push service's certificate may come
+        from (default: the system's; tests give their own)."""
         self.timeout = urllib3.Timeout(connect=connect_timeout, read=read_timeout)
         self.pools = urllib3.PoolManager(
-            num_pools=64, maxsize=max(1, connections), block=False, retries=False
+            num_pools=64,
+            maxsize=max(1, connections),
+            block=False,
+            retries=False,
+            ca_certs=ca_certs,
         )
 
     def post(self, endpoint: Endpoint, address: str, headers: dict[str, str], body: bytes) -> Reply:
