@@ -167,6 +167,11 @@ class PushEndpoint:
         with self._cond:
             return self._cond.wait_for(done, timeout)
 
+    def answered(self) -> list[str]:
+        """The subscriptions whose requests were answered, in order."""
+        with self._cond:
+            return [name for event, name, _ in self.events if event == "answered"]
+
     def pushes_to(self, name: str) -> list[Push]:
         with self._cond:
             return [p for p in self.pushes if p.name == name]
@@ -185,15 +190,14 @@ class PushEndpoint:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
                 status, headers = endpoint._take(self.path, dict(self.headers.items()), body)
+                with endpoint._cond:  # before the client can read the answer
+                    endpoint.events.append(("answered", self.path.rsplit("/", 1)[-1], status))
+                    endpoint._cond.notify_all()
                 self.send_response(status)
                 for key, value in headers.items():
                     self.send_header(key, value)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
-                name = self.path.rsplit("/", 1)[-1]
-                with endpoint._cond:
-                    endpoint.events.append(("answered", name, status))
-                    endpoint._cond.notify_all()
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
