@@ -107,11 +107,12 @@ def retry_after_seconds(value: str | None, now: float) -> float | None:
 
 @dataclass(eq=False)
 class _Job:
-    """One push: a notice to one subscription, until it is done."""
+    """One push: a notice to one subscription, until it is done; `now`, the
+    moment its words are written for (`deliver`'s)."""
 
     target: Target
     notice: Notice
-    payload: bytes
+    now: datetime
     tries: int = 0
     endpoint: Endpoint | None = None
     body: bytes | None = field(default=None, repr=False)
@@ -210,7 +211,9 @@ class PushChannel:
 
     def deliver(self, notices: Sequence[Notice]) -> None:
         """Queue one push per subscription of each notice's seat (one per
-        subscription, table and kind) and return; never raises."""
+        subscription, table and kind) and return; never raises. Its cost on
+        the caller's thread is one read of the subscriptions: the words, the
+        encryption and the request are the pool's."""
         try:
             jobs = self._jobs(notices)
         except Exception:
@@ -233,7 +236,7 @@ class PushChannel:
                 key = (target.id, notice.table_id, notice.kind)
                 if key not in seen:
                     seen.add(key)
-                    jobs.append(_Job(target, notice, payload(notice, target.lang, now)))
+                    jobs.append(_Job(target, notice, now))
         return jobs
 
     def wait_idle(self, timeout: float | None = None) -> bool:
@@ -286,7 +289,8 @@ class PushChannel:
                 "endpoint": target.endpoint,
                 "keys": {"p256dh": target.p256dh, "auth": target.auth},
             }
-            encoded = WebPusher(subscription).encode(job.payload, "aes128gcm")
+            message = payload(job.notice, target.lang, job.now)
+            encoded = WebPusher(subscription).encode(message, "aes128gcm")
             job.body = bytes(encoded["body"])
         headers = {
             "Authorization": self.vapid.authorization(job.endpoint.origin),
