@@ -371,3 +371,41 @@ def test_https_goes_to_the_checked_address_and_verifies_the_name(
             assert not good.errors
     finally:
         channel.close()
+
+
+def test_each_outcome_is_logged_without_the_endpoint_payload_or_keys(
+    site: TestClient, service: PushEndpoint, clock: ManualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    invite = page_table(site, "Ana")
+    sub = service.subscribe("secret-path-a")
+    site.post(f"/t/{invite}/push", json=sub)
+    gone = service.subscribe("secret-path-b")
+    site.post(f"/t/{invite}/push", json=gone)
+    service.answer("secret-path-b", 503, 410)
+    table_id, (seat,) = seats_of(site, invite)
+    channel = channel_of(site)
+    caplog.set_level("INFO", logger="escoba.push")
+    channel.deliver([notice(clock, NoticeKind.TURN, seat, table_id, invite)])
+    _delivered(channel)
+    records = [r for r in caplog.records if r.name == "escoba.push"]
+    assert sorted(r.getMessage() for r in records) == ["push gone", "push retry", "push sent"]
+    for record in records:
+        assert record.origin == service.origin  # type: ignore[attr-defined]
+        assert record.table_id == table_id  # type: ignore[attr-defined]
+        shown = str(record.__dict__)
+        for secret in ("secret-path", sub["keys"]["p256dh"], sub["keys"]["auth"], "Beto"):
+            assert secret not in shown
+
+
+def test_a_closed_channel_sends_nothing(
+    db_url: str, clock: ManualClock, service: PushEndpoint, site: TestClient
+) -> None:
+    invite = page_table(site, "Ana")
+    site.post(f"/t/{invite}/push", json=service.subscribe("late"))
+    table_id, (seat,) = seats_of(site, invite)
+    ctx = site.app.state.ctx  # type: ignore[attr-defined]
+    channel = PushChannel(ctx.service.db, ctx.settings, clock, ctx.push.vapid)
+    channel.close()
+    channel.deliver([notice(clock, NoticeKind.TURN, seat, table_id, invite)])
+    assert channel.wait_idle(0)
+    assert service.requests.total() == 0 and channel.outcomes.total() == 0

@@ -107,7 +107,7 @@ def test_the_api_subscribes_a_seat_with_its_language(site: TestClient) -> None:
     for player in (ana, beto):  # one endpoint, two seats: one row, two links
         r = site.post(
             f"/api/tables/{ana.invite}/push",
-            json=subscription(lang="pt_BR"),
+            json=subscription(lang="pt_BR", expirationTime=1_700_000_000_000),
             headers=player.headers,
         )
         assert r.status_code == 204, r.text
