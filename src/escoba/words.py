@@ -323,6 +323,25 @@ CATALOG: Final[Mapping[str, Message]] = {
     "waiting_absence": sentence(
         "%(who)s no juega desde hace %(since)s: puedes TERMINAR POR AUSENCIA."
     ),
+    # -- Web Push subscriptions (web/push/endpoints.py) -----------------------
+    "push_not_subscription": sentence("Eso no es una suscripción de notificaciones del navegador."),
+    "push_endpoint_long": sentence(
+        "La dirección de la suscripción es demasiado larga (máximo %(limit)s caracteres)."
+    ),
+    "push_endpoint_url": sentence(
+        "La dirección de la suscripción debe ser una URL https válida, sin usuario, "
+        "contraseña ni #."
+    ),
+    "push_endpoint_private": sentence(
+        "La dirección de la suscripción apunta a una red local o privada: no se acepta."
+    ),
+    "push_endpoint_unknown": sentence(
+        "No se encontró el servidor de la dirección de la suscripción."
+    ),
+    "push_bad_key": sentence(
+        "La clave p256dh de la suscripción no es una clave pública P-256 válida."
+    ),
+    "push_bad_auth": sentence("El secreto auth de la suscripción debe tener 16 bytes."),
 }
 
 

@@ -37,6 +37,8 @@ from escoba.web.api_schema import (
     NoticesOut,
     PlayIn,
     PositionIn,
+    PushEndpointIn,
+    PushSubscriptionIn,
     RematchIn,
     RobotIn,
     SeatOut,
@@ -448,3 +450,41 @@ def _require_seat_if_named(service: TableService, invite: str, token: str | None
     refused as a command refuses it, not quietly read as a spectator's."""
     if token is not None and service.seat_for(invite, token) is None:
         raise Forbidden("not_seated")
+
+
+#: The refusals of a subscription: a command's (no 409), and its own 422s.
+PUSH = refusals(*ANY, *BODY)
+
+
+@router.post(
+    "/tables/{invite}/push",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
+    responses=PUSH,
+)
+async def subscribe_push(
+    invite: Invite, body: PushSubscriptionIn, request: Request, token: TokenDep
+) -> Response:
+    """Send your seat's notices to this Web Push subscription (the server's
+    VAPID key, the subscription's `applicationServerKey`, is at `/push/key`).
+    Subscribing again updates the subscription's keys and language."""
+    ctx: AppContext = request.app.state.ctx
+    data = body.model_dump(by_alias=True, exclude={"lang"})
+    await ctx.push.subscribing.subscribe(invite, token, data, body.lang, None)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.delete(
+    "/tables/{invite}/push",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
+    responses=PUSH,
+)
+async def unsubscribe_push(
+    invite: Invite, body: PushEndpointIn, request: Request, token: TokenDep
+) -> Response:
+    """Stop sending your seat's notices to the subscription of `endpoint`
+    (no error if it was not subscribed)."""
+    ctx: AppContext = request.app.state.ctx
+    ctx.push.subscribing.unsubscribe(invite, token, body.model_dump())
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -18,6 +18,7 @@ reads it in one place (as `/docs` shows it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Annotated, Any, Literal
@@ -36,6 +37,7 @@ from pydantic_core import PydanticCustomError
 from escoba.bots import SEATABLE_KEYS
 from escoba.engine import EndReason, Phase
 from escoba.engine.cards import NOTATION
+from escoba.i18n import LANGUAGES
 from escoba.web.pages import TableStatus
 
 # ---------------------------------------------------------------------------
@@ -187,6 +189,49 @@ class EmailIn(StrictIn):
         default=None,
         description="The e-mails' language; by default the request's Accept-Language, else es.",
     )
+
+
+#: The languages a seat's notices may be written in.
+Lang = Annotated[
+    str,
+    AfterValidator(lambda lang: _one_of(lang, LANGUAGES)),
+    WithJsonSchema({"type": "string", "enum": list(LANGUAGES)}),
+]
+
+
+def _one_of(value: str, allowed: Iterable[str]) -> str:
+    if value not in allowed:
+        raise ValueError(f"one of {', '.join(allowed)}")
+    return value
+
+
+class PushKeysIn(StrictIn):
+    p256dh: str = Field(
+        max_length=100,
+        description="The browser's ECDH public key: base64url of an uncompressed P-256 point "
+        "(65 bytes).",
+    )
+    auth: str = Field(max_length=50, description="The auth secret: base64url of 16 bytes.")
+
+
+class PushEndpointIn(StrictIn):
+    endpoint: str = Field(
+        max_length=1024,
+        description="The push service's URL for the subscription (`https://`, on a public "
+        "address; no credentials or fragment).",
+    )
+
+
+class PushSubscriptionIn(PushEndpointIn):
+    """A Web Push subscription, as a browser's `PushSubscription.toJSON()`
+    gives it, for your seat's notices (your turn, the end of a round or of the
+    game, an absence…): they name the table and who is waiting, never a card."""
+
+    expiration_time: float | None = Field(
+        default=None, alias="expirationTime", description="As the browser gives it (unused)."
+    )
+    keys: PushKeysIn
+    lang: Lang = Field(default="es", description="The language of the notices.")
 
 
 # ---------------------------------------------------------------------------
@@ -528,6 +573,19 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
         429,
         "That address got its share of e-mail already (confirmations a day, or all e-mail "
         "an hour): nothing was saved.",
+    ),
+    ErrorCode(
+        "bad_subscription",
+        422,
+        "Not a Web Push subscription this server takes: an endpoint that is no `https://` "
+        "URL (or has credentials or a fragment, or is over 1024 characters), a `p256dh` "
+        "that is no P-256 point, an `auth` that is not 16 bytes.",
+    ),
+    ErrorCode(
+        "push_endpoint_refused",
+        422,
+        "The endpoint's host is, or resolves to, a loopback, private, link-local, multicast "
+        "or reserved address (or is not found).",
     ),
 )
 

@@ -34,6 +34,8 @@ from escoba.web.errors import Busy, ServiceError
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, close_on_exit_signals
 from escoba.web.notices import Channel
+from escoba.web.push import PushChannel, Vapid
+from escoba.web.push import routes as push_routes
 from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
 from escoba.web.service import TableService
@@ -41,6 +43,9 @@ from escoba.web.settings import Settings
 from escoba.words import say
 
 log = logging.getLogger("escoba.web")
+
+#: how long stopping waits for the pushes under way (their retries are dropped)
+PUSH_DRAIN_SECONDS = 5.0
 GC_YOUNG = 20_000
 #: FastAPI's and Starlette's own errors outside the API, by status: the words.
 HTTP_ERRORS: Final = {404: "page_not_found", 405: "wrong_method"}
@@ -62,21 +67,28 @@ class Core:
     #: signs the cookies and the links the app hands out (ESCOBA_SECRET_KEY,
     #: else a key kept in the database)
     secret: str
+    #: Web Push: the dispatcher's channel (unless a test gave its own), and
+    #: the subscriptions' store for the routes
+    push: PushChannel
 
     def channel(self, name: str) -> Channel | None:
         """The dispatcher's channel of that name, if this server has it."""
         return next((c for c in self.dispatcher.channels if c.name == name), None)
 
     def close(self) -> None:
-        self.dispatcher.stop()
+        self.dispatcher.stop()  # what is queued is handed to the channels
+        self.push.wait_idle(PUSH_DRAIN_SECONDS)  # and the pushes under way sent
+        self.push.close()
         self.hub.stop()
         self.db.dispose()
 
 
-def make_channels(settings: Settings, service: TableService, secret: str) -> list[Channel]:
-    """The ways this server reaches a seat away from its table (Web Push,
-    e-mail), each as its settings allow."""
-    channels: list[Channel] = []
+def make_channels(
+    settings: Settings, service: TableService, secret: str, push: PushChannel
+) -> list[Channel]:
+    """The ways this server reaches a seat away from its table: Web Push,
+    and e-mail where the settings name an SMTP server."""
+    channels: list[Channel] = [push]
     if settings.email:
         channels.append(EmailChannel(service, settings, secret))
     return channels
@@ -99,11 +111,12 @@ def build_core(
     hub = Hub(broker, make_bridge(settings.live, settings.sqlalchemy_url, settings.redis_url))
     service = TableService(db, settings, clock or SystemClock(), hub, brain=brain, rng=rng)
     secret = settings.secret_key or db.secret("cookie")
+    push = PushChannel(db, settings, service.clock, Vapid.from_settings(settings, db))
     if channels is None:
-        channels = make_channels(settings, service, secret)
+        channels = make_channels(settings, service, secret, push)
     dispatcher = Dispatcher(service, channels)
     service.on_commit = dispatcher.hear
-    return Core(settings, db, broker, hub, service, dispatcher, secret)
+    return Core(settings, db, broker, hub, service, dispatcher, secret, push)
 
 
 def create_app(
@@ -153,6 +166,7 @@ def create_app(
         devices=Devices(db, service.clock, signer),
         dispatcher=core.dispatcher,
         email=email if isinstance(email := core.channel("email"), EmailChannel) else None,
+        push=core.push,
     )
 
     @asynccontextmanager
@@ -280,6 +294,7 @@ def create_app(
     app.include_router(apidocs.router)
     app.include_router(routes.router)
     app.include_router(email_routes.router)
+    app.include_router(push_routes.router)
     app.include_router(assets.router)
     app.include_router(install.router)
     return app

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import cached_property
 from pathlib import Path
@@ -20,7 +20,9 @@ import orjson
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, Table, create_engine, event, insert, select, text
+from sqlalchemy import Connection, Engine, Table, create_engine, event, select, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from escoba.web.models import SecretRow
@@ -163,19 +165,25 @@ class Database:
             value = session.execute(text("SELECT version_num FROM alembic_version")).scalar()
             return None if value is None else str(value)
 
-    def secret(self, name: str = "cookie") -> str:
-        """A site secret kept in the database, made on first use, so every
-        process on the same database signs alike."""
+    def secret(self, name: str = "cookie", make: Callable[[], str] | None = None) -> str:
+        """A site secret kept in the database, made on first use (`make`, by
+        default 32 random bytes in hex), so every process on the same
+        database signs alike. Race-safe: when two processes make one at
+        once, the first insert wins and both return its value."""
+        secrets_table = cast(Table, SecretRow.__table__)
         with self.read() as session:
             row = session.get(SecretRow, name)
             if row is not None:
                 return row.value
+        candidate = (make or (lambda: secrets.token_hex(32)))()
+        upsert = sqlite_insert if self.is_sqlite else pg_insert
         with self.write() as conn:
-            secrets_table = cast(Table, SecretRow.__table__)
+            conn.execute(
+                upsert(secrets_table)
+                .values(name=name, value=candidate)
+                .on_conflict_do_nothing(index_elements=["name"])
+            )
             value = conn.scalar(select(secrets_table.c.value).where(secrets_table.c.name == name))
-            if value is None:
-                value = secrets.token_hex(32)
-                conn.execute(insert(secrets_table), {"name": name, "value": value})
             return str(value)
 
     def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:

@@ -16,6 +16,7 @@ from escoba.web.bridges import Hub
 from escoba.web.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
 from escoba.web.dispatch import Dispatcher
 from escoba.web.live import Broker
+from escoba.web.push import PushChannel
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
 from escoba.web.store import HeldSeat
@@ -35,6 +36,7 @@ class AppContext:
     signer: URLSafeSerializer
     devices: Devices
     dispatcher: Dispatcher
+    push: PushChannel
     #: the e-mail channel, when the server has SMTP settings (ESCOBA_SMTP_HOST)
     email: EmailChannel | None = None
 

@@ -192,6 +192,8 @@ class PushSubscriptionRow(Base):
     )
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: the language its notices are written in (the subscriber's, when it subscribed)
+    lang: Mapped[str] = mapped_column(String(8), default="es", server_default="es")
 
 
 class SeatPushRow(Base):

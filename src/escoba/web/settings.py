@@ -97,6 +97,42 @@ class Settings(BaseSettings):
         default="",
         description="Other origins allowed to post forms (comma-separated).",
     )
+    vapid_private_key: str | None = Field(
+        default=None,
+        description="Web Push's VAPID key (base64url raw P-256, or PEM). "
+        "Unset: one made once and kept in the database.",
+    )
+    vapid_subject: str = Field(
+        default="",
+        description="The contact push services see (mailto: or https:). "
+        "Empty: ESCOBA_BASE_URL if it is https, else mailto:escoba@localhost.",
+    )
+    push_allow_private: bool = Field(
+        default=False,
+        description="Tests only: take http:// push endpoints on private or loopback addresses.",
+    )
+    push_workers: int = Field(default=8, description="Threads that send Web Push requests.")
+    push_connect_timeout: float = Field(
+        default=5.0, description="Seconds to connect to a push service."
+    )
+    push_read_timeout: float = Field(
+        default=10.0, description="Seconds a push service has to answer once connected."
+    )
+    push_tries: int = Field(
+        default=4, description="Tries of one push (timeouts, connection errors, 429, 5xx)."
+    )
+    push_retry_seconds: float = Field(
+        default=2.0, description="First wait before a retry; it doubles each try (with jitter)."
+    )
+    push_retry_max_seconds: float = Field(
+        default=120.0, description="Longest wait before a retry (Retry-After included)."
+    )
+    push_ttl_seconds: int = Field(
+        default=86400, description="How long a push service keeps a notice for an offline device."
+    )
+    push_max_failures: int = Field(
+        default=5, description="Consecutive failed pushes after which a subscription is dropped."
+    )
     log_format: str = Field(default="json", description="json (one object a line) or text.")
     log_level: str = Field(default="INFO", description="Python logging level.")
     # -- E-mail (docs/deploy.md «E-mail»): none at all while smtp_host is unset
