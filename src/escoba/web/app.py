@@ -21,7 +21,7 @@ from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from escoba.web import api, apidocs, assets, ops, routes
+from escoba.web import api, apidocs, assets, device_routes, ops, routes
 from escoba.web.bridges import Hub, make_bridge
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.command_path import RobotBrain
@@ -240,6 +240,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(apidocs.router)
     app.include_router(routes.router)
+    app.include_router(device_routes.router)
     app.include_router(assets.router)
     return app
 

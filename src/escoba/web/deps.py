@@ -15,6 +15,7 @@ from escoba.i18n import LANG_COOKIE, choose_lang
 from escoba.web.bridges import Hub
 from escoba.web.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
 from escoba.web.live import Broker
+from escoba.web.my_tables import MyTables
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
 from escoba.web.store import HeldSeat
@@ -48,6 +49,13 @@ def device_of(request: Request) -> Device | None:
         state["device"] = ctx.devices.identify(request.cookies.get(DEVICE_COOKIE))
     device: Device | None = state["device"]
     return device
+
+
+def my_tables_of(request: Request) -> MyTables | None:
+    """This browser's «Mis mesas» (None: a browser the server does not know)."""
+    ctx: AppContext = request.app.state.ctx
+    device = device_of(request)
+    return None if device is None else ctx.service.my_tables(device.id)
 
 
 def held_seat(request: Request, invite: str) -> HeldSeat | None:

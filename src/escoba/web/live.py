@@ -11,7 +11,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import suppress
 from typing import Any
 
@@ -114,6 +114,24 @@ class Broker:
             subs.discard(sub)
             if not subs:
                 del self._subscribers[table_id]
+
+    def attach_many(
+        self, table_ids: Iterable[int], sub: Subscription | None = None
+    ) -> Subscription:
+        """One subscription that any of these tables' changes wake (a list
+        of tables: «Mis mesas»); `sub` to add tables to one already made."""
+        if sub is None:
+            sub = Subscription()
+            if self._closed:
+                sub.closed = True
+                sub.wake.set()
+        for table_id in table_ids:
+            self._subscribers.setdefault(table_id, set()).add(sub)
+        return sub
+
+    def detach_many(self, table_ids: Iterable[int], sub: Subscription) -> None:
+        for table_id in table_ids:
+            self.detach(table_id, sub)
 
     async def _ping(self) -> None:
         while True:

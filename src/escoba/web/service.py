@@ -17,6 +17,9 @@ Each concern lives in its own module around the one command path
 | robots' moves, overdue robots, expiry | jobs.py |
 | what one viewer sees | page_building.py |
 | the other reads (record, version, log) | reads.py |
+| «Mis mesas»: a device's tables | my_tables.py |
+| «Seguir en otro dispositivo»: transfer codes | transfers.py |
+| a seat's devices, revoking one | seat_devices.py |
 
 `TableService` puts them together: one object for the app to hold.
 """
@@ -26,11 +29,16 @@ from __future__ import annotations
 from escoba.web.chat import Chat
 from escoba.web.ending import Ending
 from escoba.web.jobs import Jobs
+from escoba.web.my_tables import Listing
 from escoba.web.page_building import PageBuilding
 from escoba.web.reads import Reads
 from escoba.web.rematch import Rematches
+from escoba.web.seat_devices import SeatDevices
+from escoba.web.transfers import Transfers
 
 
-class TableService(Rematches, Jobs, Ending, Chat, PageBuilding, Reads):
+class TableService(
+    Rematches, Jobs, Ending, Chat, PageBuilding, Reads, Listing, Transfers, SeatDevices
+):
     """Every concern's commands and reads on one command path (`CommandPath`
     holds what they share; its constructor is this one's)."""
