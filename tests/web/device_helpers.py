@@ -15,7 +15,9 @@ LISTED = re.compile(r'<li class="my-table is-(\w+)" data-invite="([^"]+)"')
 CODE = re.compile(r'id="transfer-code"[^>]*>([A-Z0-9]{5}-[A-Z0-9]{5})<')
 
 
-def browser(site: TestClient, user_agent: str = "Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0") -> TestClient:
+def browser(
+    site: TestClient, user_agent: str = "Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0"
+) -> TestClient:
     """Another browser on the same app: its own cookies, its own device."""
     return TestClient(site.app, headers={"User-Agent": user_agent})
 

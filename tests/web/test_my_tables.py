@@ -35,7 +35,7 @@ def test_the_list_orders_a_device_s_tables_by_group_and_time(
     service = service_of(site)
 
     # long finished, and a lobby nobody played in: both out of the list
-    old_ana, old_beto = started(site)
+    old_ana, _ = started(site)
     hold(me, old_ana)
     old_ana.command("/abandon")
     stale = create(site, "Ana")
@@ -113,7 +113,7 @@ def test_each_line_says_who_plays_the_score_and_whose_turn(
     if on_turn == "Ana":
         assert "¡Tu turno!" in line
     else:
-        assert f"Turno de <bdi class=\"who\">{on_turn}</bdi>" in line
+        assert f'Turno de <bdi class="who">{on_turn}</bdi>' in line
 
 
 def test_finished_tables_stay_30_days(site: TestClient, clock: ManualClock) -> None:
@@ -155,7 +155,7 @@ def test_the_whole_list_takes_two_statements_whatever_its_length(
     counts = []
     for more in (3, 9):
         for _ in range(more):
-            ana, beto = started(site)
+            ana, _ = started(site)
             hold(me, ana)
         lobby = create(site, "Ana")
         hold(me, lobby)
@@ -165,7 +165,7 @@ def test_the_whole_list_takes_two_statements_whatever_its_length(
         service.store._states = type(service.store._states)(16)  # a cold cache
         statements: list[str] = []
 
-        def count(*args: object) -> None:
+        def count(*args: object, statements: list[str] = statements) -> None:
             if str(args[2]).lstrip().upper().startswith("SELECT"):
                 statements.append(str(args[2]))
 
