@@ -165,9 +165,7 @@ def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     setup_s = round(time.monotonic() - started, 1)
     server = Server(url, tmp / "server.log")
     try:
-        with httpx.Client(
-            base_url=server.base, cookies={"device": cookie}, timeout=30
-        ) as client:
+        with httpx.Client(base_url=server.base, cookies={"device": cookie}, timeout=30) as client:
             page = client.get("/").text
             listed = re.findall(r'<li class="my-table is-(\w+)" data-invite="([^"]+)"', page)
             assert len(listed) == args.tables, len(listed)
