@@ -81,7 +81,8 @@ class Broker:
 
     @property
     def connections(self) -> int:
-        return sum(len(s) for s in self._subscribers.values())
+        """Open streams (one that listens to many tables counts once)."""
+        return len(set().union(*self._subscribers.values()))
 
     def attach(self, table_id: int) -> Subscription:
         sub = Subscription()

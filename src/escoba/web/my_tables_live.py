@@ -9,6 +9,7 @@ if the list changed meanwhile."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -17,6 +18,8 @@ from typing import Any
 from starlette.responses import Response
 
 from escoba.web.live import Broker
+
+log = logging.getLogger("escoba.live")
 
 #: the list's mark and its tables' ids, now (`TableService.my_tables_mark`)
 Mark = Callable[[], tuple[int, tuple[int, ...]]]
@@ -83,7 +86,11 @@ class ListStream(Response):
                 body = b""
                 if sub.pending:
                     sub.pending = False
-                    mark, ids = self.mark()
+                    try:
+                        mark, ids = self.mark()
+                    except Exception:  # the database is away: the browser reconnects
+                        log.warning("my tables stream ended: no mark", exc_info=True)
+                        break
                     new = set(ids) - watched
                     if new:  # a table joined the list: hear it too
                         self.broker.attach_many(new, sub)
