@@ -193,13 +193,14 @@ def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         "page_kb": size_kb,
         "setup_s": setup_s,
         "yardstick_ms": yardstick_ms(),
+        "load_average": round(os.getloadavg()[0], 1),
     }
 
 
 HEADER = (
     "| database | tables | GET / cold ms p50 / p99 | GET / warm ms p50 / p99 | "
     "GET /my-tables warm ms p50 / p99 | GET /health/live ms p50 / p99 | page KB | "
-    "yardstick ms |\n|---|---|---|---|---|---|---|---|"
+    "yardstick ms | load average |\n|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -210,7 +211,7 @@ def row(r: dict[str, Any]) -> str:
     return (
         f"| {r['db']} | {r['tables']} | {pair('home_cold_ms')} | {pair('home_warm_ms')} | "
         f"{pair('fragment_warm_ms')} | {pair('bare_ms')} | {r['page_kb']} | "
-        f"{r['yardstick_ms']} |"
+        f"{r['yardstick_ms']} | {r['load_average']} |"
     )
 
 
