@@ -176,6 +176,9 @@ def test_the_whole_list_takes_two_statements_whatever_its_length(
             event.remove(service.db.read_engine, "before_cursor_execute", count)
         counts.append(len(statements))
         assert cold == cached
+        # the live stream's mark is the page's (else every page would refresh at once)
+        mark, ids = service.my_tables_mark(device_id)
+        assert mark == cold.mark and len(ids) == len(cold.tables)
     assert counts == [2, 2]
     assert len(cold.tables) == 14
 

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Final, cast
 
-from sqlalchemy import Connection, Row, Table, and_, bindparam, func, or_, select
+from sqlalchemy import Connection, Row, Table, and_, bindparam, or_, select
 from sqlalchemy.orm import aliased
 
 from escoba.engine import GameState, Phase
@@ -170,10 +170,8 @@ _GLANCES = select(
     _STATE["totals"].as_json().label("totals"),
     _STATE[("result", "winners")].as_json().label("winners"),
 ).where(_T.c.id.in_(bindparam("ids", expanding=True)))
-_MARK = select(func.count(), func.coalesce(func.sum(_T.c.version), 0)).where(
-    _T.c.id.in_(_DEVICE_TABLES), _LISTED
-)
-_MARK_IDS = select(_T.c.id).where(_T.c.id.in_(_DEVICE_TABLES), _LISTED)
+#: the listed tables' ids and versions: what the list's mark is made of
+_MARK = select(_T.c.id, _T.c.version).where(_T.c.id.in_(_DEVICE_TABLES), _LISTED)
 
 
 class Listing(CommandPath):
@@ -198,12 +196,11 @@ class Listing(CommandPath):
 
     def my_tables_mark(self, device_id: int) -> tuple[int, tuple[int, ...]]:
         """The list's `mark` now, and the ids of its tables (what a live
-        stream of the list listens to), in two small statements."""
+        stream of the list listens to), in one small statement."""
         params = {"device": device_id, "cutoff": self._finished_cutoff(self.clock.now())}
         with self.db.snapshot() as conn:
-            count, total = conn.execute(_MARK, params).one()
-            ids = tuple(conn.scalars(_MARK_IDS, params))
-        return _mark(int(count), int(total)), ids
+            rows = conn.execute(_MARK, params).all()
+        return _mark(len(rows), sum(row.version for row in rows)), tuple(r.id for r in rows)
 
     def _finished_cutoff(self, now: datetime) -> datetime:
         return now - timedelta(days=self.settings.my_tables_finished_days)
