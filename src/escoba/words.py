@@ -193,6 +193,15 @@ CATALOG: Final[Mapping[str, Message]] = {
     "unknown_notice": sentence("No hay avisos de la clase «%(text)s»."),
     "chat_rate": sentence("Vas muy rápido: espera unos segundos."),
     "bad_link": sentence("Ese enlace no corresponde a ningún lugar de esta mesa."),
+    # -- «Seguir en otro dispositivo», a seat's devices ----------------------
+    "transfer_malformed": sentence(
+        "Ese código no es válido: tiene 10 letras y números, como K7P2M-X9QRT."
+    ),
+    "transfer_unknown": sentence("Ese código no existe: revisa que esté bien escrito."),
+    "transfer_used": sentence("Ese código ya se usó: pide uno nuevo en el otro dispositivo."),
+    "transfer_expired": sentence("Ese código venció: pide uno nuevo en el otro dispositivo."),
+    "nothing_to_transfer": sentence("Este dispositivo no tiene mesas para pasar."),
+    "no_such_device": sentence("Ese dispositivo ya no tiene este lugar."),
     # -- The app and its guard at the door ---------------------------------
     "database_unavailable": sentence("El servidor no llegó a la base de datos: prueba otra vez."),
     "too_many_streams": sentence(
@@ -205,6 +214,9 @@ CATALOG: Final[Mapping[str, Message]] = {
         "Demasiadas mesas o uniones seguidas desde tu conexión: espera un minuto."
     ),
     "rate_ip": sentence("Demasiadas jugadas seguidas desde tu conexión: espera un momento."),
+    "rate_transfer": sentence(
+        "Demasiados códigos probados desde tu conexión: espera un minuto y vuelve a probar."
+    ),
     "rate_seat": sentence("Vas muy rápido con este lugar: espera un momento y vuelve a jugar."),
     "bad_request": sentence("La petición no es válida."),
     "timeout": sentence("La petición tardó demasiado en llegar: prueba otra vez."),

@@ -262,10 +262,14 @@ def test_links_use_the_public_base_url_on_the_api_as_on_the_pages(
         seat = r.json()
         invite, token = seat["invite"], seat["token"]
         assert seat["table_url"] == f"https://escoba.example/t/{invite}"
-        assert seat["continue_url"] == f"https://escoba.example/t/{invite}/continue/{token}"
+        assert seat["continue_url"].startswith("https://escoba.example/seguir/")
+        assert token not in seat["continue_url"]  # a single-use code, never the seat's token
         r = client.post(f"/api/tables/{invite}/seats", json={"name": "Beto"}, headers=host)
         assert r.json()["table_url"] == f"https://escoba.example/t/{invite}"
-        assert r.json()["continue_url"].startswith(f"https://escoba.example/t/{invite}/continue/")
+        assert r.json()["continue_url"].startswith("https://escoba.example/seguir/")
+        auth = {"Authorization": f"Bearer {token}", **host}
+        r = client.post(f"/api/tables/{invite}/transfer", headers=auth)
+        assert r.json()["url"].startswith("https://escoba.example/seguir/")
         page = client.get(f"/t/{invite}", headers=host).text
         assert f'value="https://escoba.example/t/{invite}"' in page  # the page's own link
         assert "evil.example" not in page

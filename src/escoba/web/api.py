@@ -43,6 +43,7 @@ from escoba.web.api_schema import (
     RobotIn,
     SeatOut,
     TableOut,
+    TransferOut,
     VersionIn,
     refusals,
 )
@@ -239,12 +240,13 @@ def _seat_response(request: Request, service: TableService, joined: Joined) -> R
     base = public_base_url(request, ctx.settings)
     invite, token = joined.invite, joined.token
     page = service.page(invite, token, with_chat=False)
+    code = service.transfer_seat(invite, token)
     seat = {
         "invite": invite,
         "token": token,
         "position": joined.position,
         "table_url": f"{base}/t/{invite}",
-        "continue_url": f"{base}/t/{invite}/continue/{token}",
+        "continue_url": base + code.path,
         "table": table_json(page),
     }
     return _json(seat, status.HTTP_201_CREATED)
@@ -381,6 +383,27 @@ async def rematch(
 ) -> Response:
     service.accept_rematch(invite, token, body.version, body.pairs)
     return _table_response(service, invite, token)
+
+
+@router.post(
+    "/tables/{invite}/transfer",
+    status_code=status.HTTP_201_CREATED,
+    response_model=TransferOut,
+    responses=refusals(*ANY, *BODY),
+)
+async def transfer(
+    invite: Invite, service: ServiceDep, token: TokenDep, request: Request
+) -> Response:
+    """«Seguir en otro dispositivo»: a fresh single-use link (and its code)
+    that opens your seat in a browser; the seat's token never goes in a URL."""
+    code = service.transfer_seat(invite, token)
+    ctx: AppContext = request.app.state.ctx
+    data = {
+        "code": code.code,
+        "url": public_base_url(request, ctx.settings) + code.path,
+        "expires_at": code.expires_at.isoformat().replace("+00:00", "Z"),
+    }
+    return _json(data, status.HTTP_201_CREATED)
 
 
 @router.get("/tables/{invite}/chat", responses=refusals(*ANY, 403))

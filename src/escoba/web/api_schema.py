@@ -439,7 +439,11 @@ class SeatOut(Out):
     token: str = Field(description="Keep it secret: it is your seat. Send it as a bearer token.")
     position: int
     table_url: str
-    continue_url: str = Field(description="Opens this seat in any browser.")
+    continue_url: str = Field(
+        description="Opens this seat in a browser: a «Seguir en otro dispositivo» link, good "
+        "for one use within ESCOBA_TRANSFER_CODE_MINUTES (10 by default). "
+        "`POST /api/tables/{invite}/transfer` makes a fresh one."
+    )
     table: TableOut = Field(description="The table as your new seat sees it.")
 
 
@@ -457,6 +461,18 @@ class EmailOut(Out):
     email: str | None = Field(description="The address (its domain in lower case); null: none.")
     mode: Literal["now", "daily"]
     confirmed: bool = Field(description="Its confirmation link was opened: notices go to it.")
+
+
+class TransferOut(Out):
+    """A «Seguir en otro dispositivo» code for your seat: whoever opens `url`
+    (or types `code` at `/seguir`) in a browser gets the seat there. One use;
+    only its hash is kept."""
+
+    code: str = Field(
+        description="10 characters, shown as `XXXXX-XXXXX`.", examples=["K7P2M-X9QRT"]
+    )
+    url: str = Field(description="The link that redeems it (a page that asks first).")
+    expires_at: str = Field(description="When it stops working (ISO 8601, UTC).")
 
 
 class ChatOut(Out):

@@ -16,6 +16,7 @@ from escoba.web.bridges import Hub
 from escoba.web.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
 from escoba.web.dispatch import Dispatcher
 from escoba.web.live import Broker
+from escoba.web.my_tables import MyTables
 from escoba.web.push import PushChannel
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
@@ -57,6 +58,13 @@ def device_of(request: Request) -> Device | None:
         state["device"] = ctx.devices.identify(request.cookies.get(DEVICE_COOKIE))
     device: Device | None = state["device"]
     return device
+
+
+def my_tables_of(request: Request) -> MyTables | None:
+    """This browser's «Mis mesas» (None: a browser the server does not know)."""
+    ctx: AppContext = request.app.state.ctx
+    device = device_of(request)
+    return None if device is None else ctx.service.my_tables(device.id)
 
 
 def held_seat(request: Request, invite: str) -> HeldSeat | None:

@@ -133,17 +133,13 @@ class Devices:
         return Device(row.id, row.label)
 
     def create(self, user_agent: str | None) -> NewDevice:
-        secret = new_token()
-        now = self.clock.now()
-        label = device_label(user_agent)
         with self.db.write() as conn:
-            device_id = conn.execute(
-                insert(_D).values(
-                    key_hash=hash_token(secret), label=label, created_at=now, last_seen_at=now
-                )
-            ).inserted_primary_key
-        assert device_id is not None
-        return NewDevice(Device(int(device_id[0]), label), self.signer.dumps({"d": secret}))
+            device, secret = insert_device(conn, user_agent, self.clock.now())
+        return NewDevice(device, self.cookie(secret))
+
+    def cookie(self, secret: str) -> str:
+        """The signed `device` cookie value that carries a device's secret."""
+        return self.signer.dumps({"d": secret})
 
     # ------------------------------------------------------------------
     # Seats
@@ -204,6 +200,25 @@ class Devices:
             if token is not None and is_invite(invite):
                 self.hold(device_id, invite, token)
         return names
+
+
+def insert_device(conn: Connection, user_agent: str | None, now: datetime) -> tuple[Device, str]:
+    """A new device, in the caller's transaction: it and its secret (which
+    only its cookie carries; the server keeps the hash)."""
+    secret = new_token()
+    label = device_label(user_agent)
+    key = conn.execute(
+        insert(_D).values(
+            key_hash=hash_token(secret), label=label, created_at=now, last_seen_at=now
+        )
+    ).inserted_primary_key
+    assert key is not None
+    return Device(int(key[0]), label), secret
+
+
+def hold_seat_id(conn: Connection, device_id: int, seat_id: int, now: datetime) -> None:
+    """Let a device hold a seat (by its id), in the caller's transaction."""
+    _hold(conn, device_id, seat_id, now)
 
 
 def _hold(conn: Connection, device_id: int, seat_id: int, now: datetime) -> None:

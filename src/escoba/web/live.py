@@ -11,7 +11,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
@@ -81,7 +81,8 @@ class Broker:
 
     @property
     def connections(self) -> int:
-        return sum(len(s) for s in self._subscribers.values())
+        """Open streams (one that listens to many tables counts once)."""
+        return len(set().union(*self._subscribers.values()))
 
     def attach(self, table_id: int) -> Subscription:
         sub = Subscription()
@@ -114,6 +115,24 @@ class Broker:
             subs.discard(sub)
             if not subs:
                 del self._subscribers[table_id]
+
+    def attach_many(
+        self, table_ids: Iterable[int], sub: Subscription | None = None
+    ) -> Subscription:
+        """One subscription that any of these tables' changes wake (a list
+        of tables: «Mis mesas»); `sub` to add tables to one already made."""
+        if sub is None:
+            sub = Subscription()
+            if self._closed:
+                sub.closed = True
+                sub.wake.set()
+        for table_id in table_ids:
+            self._subscribers.setdefault(table_id, set()).add(sub)
+        return sub
+
+    def detach_many(self, table_ids: Iterable[int], sub: Subscription) -> None:
+        for table_id in table_ids:
+            self.detach(table_id, sub)
 
     async def _ping(self) -> None:
         while True:

@@ -162,13 +162,16 @@ class DeviceSeatRow(Base):
 
 
 class TransferCodeRow(Base):
-    """A short-lived, single-use code that moves a seat (or, with no seat, all
-    of a device's seats) to the device that redeems it."""
+    """A short-lived, single-use code that gives a seat (or, with no seat, all
+    of a device's seats) to the device that redeems it. `device_id` is the
+    device that made it (none when the JSON API made it for a seat)."""
 
     __tablename__ = "transfer_codes"
 
     code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    device_id: Mapped[int] = mapped_column(ForeignKey("devices.id", ondelete="CASCADE"), index=True)
+    device_id: Mapped[int | None] = mapped_column(
+        ForeignKey("devices.id", ondelete="CASCADE"), nullable=True, index=True
+    )
     seat_id: Mapped[int | None] = mapped_column(
         ForeignKey("seats.id", ondelete="CASCADE"), nullable=True
     )

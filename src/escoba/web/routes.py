@@ -37,6 +37,7 @@ from escoba.web.deps import (
     held_seat,
     hold_seat,
     lang_of,
+    my_tables_of,
     public_base_url,
 )
 from escoba.web.devices import COOKIE_MAX_AGE
@@ -207,7 +208,8 @@ VersionForm = Annotated[int, Form()]
 
 
 @router.get("/", response_class=HTMLResponse)
-async def home(request: Request) -> HTMLResponse:
+async def home(request: Request, ctx: ContextDep) -> HTMLResponse:
+    """The newcomer's form, and a returning browser's «Mis mesas»."""
     body = render_page(
         "home.html",
         lang_of(request),
@@ -216,6 +218,8 @@ async def home(request: Request) -> HTMLResponse:
         name=None,
         target=None,
         next_path="/",
+        mine=my_tables_of(request),
+        now=ctx.service.clock.now(),
     )
     return html_response(body)
 
@@ -261,6 +265,8 @@ async def create_table(
             name=name,
             target=target,
             next_path="/",
+            mine=my_tables_of(request),
+            now=ctx.service.clock.now(),
         )
         return html_response(body, exc.status)
     response = RedirectResponse(f"/t/{joined.invite}", status_code=303)

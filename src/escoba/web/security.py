@@ -9,9 +9,10 @@
   of Go's `http.CrossOriginProtection` and OWASP's «verifying origin with
   standard headers»; with SameSite=Lax seat cookies it needs no token in the
   forms, so templates and HTMX stay as they are.
-* **Rate limits** on joining and on table commands, per client IP and per
-  seat, counted where every process sees them (escoba.web.limits); 429 with
-  `Retry-After` and a message a player understands, in their language
+* **Rate limits** on joining, on table commands (per client IP and per
+  seat) and on trying «Seguir en otro dispositivo» codes (per IP), counted
+  where every process sees them (escoba.web.limits); 429 with `Retry-After`
+  and a message a player understands, in their language
   (the `lang` cookie, else Accept-Language; the API's stays Spanish).
 * **Headers**: a strict Content-Security-Policy (no inline script, style or
   eval; the service worker and the manifest from this origin only), no
@@ -79,9 +80,16 @@ JOIN_PATHS = (
     re.compile(r"^/t/[^/]+/join/?$"),
 )
 TABLE_PATH = re.compile(r"^/(?:api/tables|t)/([^/]+)/")
+#: where a «Seguir en otro dispositivo» code is tried: counted per IP, right or wrong
+TRANSFER_PATH = re.compile(r"^/seguir/?$")
 
 #: Which limit was passed → the words (escoba.words) of the refusal.
-RATE_WORDS = {"join": "rate_join", "ip": "rate_ip", "seat": "rate_seat"}
+RATE_WORDS = {
+    "join": "rate_join",
+    "ip": "rate_ip",
+    "seat": "rate_seat",
+    "transfer": "rate_transfer",
+}
 
 
 class GuardMiddleware:
@@ -186,6 +194,9 @@ class GuardMiddleware:
         if any(p.match(path) for p in JOIN_PATHS):
             keys.append((f"join:ip:{ip}", s.rate_join_per_ip))
             kinds[keys[-1][0]] = "join"
+        elif TRANSFER_PATH.match(path):
+            keys.append((f"transfer:ip:{ip}", s.rate_transfer_per_ip))
+            kinds[keys[-1][0]] = "transfer"
         else:
             match = TABLE_PATH.match(path)
             if match is None:

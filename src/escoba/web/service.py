@@ -19,6 +19,9 @@ Each concern lives in its own module around the one command path
 | the other reads (record, version, log) | reads.py |
 | which notices a seat hears of | notice_choices.py |
 | the notices time brings (warnings, absence, expiry) | notice_sweep.py |
+| «Mis mesas»: a device's tables | my_tables.py |
+| «Seguir en otro dispositivo»: transfer codes | transfers.py |
+| a seat's devices, revoking one | seat_devices.py |
 
 `TableService` puts them together: one object for the app to hold.
 """
@@ -28,13 +31,28 @@ from __future__ import annotations
 from escoba.web.chat import Chat
 from escoba.web.ending import Ending
 from escoba.web.jobs import Jobs
+from escoba.web.my_tables import Listing
 from escoba.web.notice_choices import NoticeChoices
 from escoba.web.notice_sweep import NoticeSweeps
 from escoba.web.page_building import PageBuilding
 from escoba.web.reads import Reads
 from escoba.web.rematch import Rematches
+from escoba.web.seat_devices import SeatDevices
+from escoba.web.transfers import Transfers
 
 
-class TableService(Rematches, Jobs, Ending, Chat, PageBuilding, Reads, NoticeChoices, NoticeSweeps):
+class TableService(
+    Rematches,
+    Jobs,
+    Ending,
+    Chat,
+    PageBuilding,
+    Reads,
+    NoticeChoices,
+    NoticeSweeps,
+    Listing,
+    Transfers,
+    SeatDevices,
+):
     """Every concern's commands and reads on one command path (`CommandPath`
     holds what they share; its constructor is this one's)."""

@@ -81,6 +81,15 @@ class Settings(BaseSettings):
     rate_join_per_ip: int = Field(default=30, description="Tables made or joined per IP.")
     rate_act_per_ip: int = Field(default=600, description="Commands per client IP.")
     rate_act_per_seat: int = Field(default=120, description="Commands per seat.")
+    rate_transfer_per_ip: int = Field(
+        default=10, description="Codes tried at «Seguir en otro dispositivo» per client IP."
+    )
+    transfer_code_minutes: float = Field(
+        default=10.0, description="How long a «Seguir en otro dispositivo» code is valid."
+    )
+    my_tables_finished_days: float = Field(
+        default=30.0, description="How long a finished table stays in «Mis mesas»."
+    )
     max_body_bytes: int = Field(
         default=65536,
         description="Largest request body taken; a larger one is refused with 413 unread.",

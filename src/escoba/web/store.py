@@ -383,6 +383,11 @@ class TableStore:
         self.remember(table.id, table.version, table.game_number, state)
         return state
 
+    def cached_state(self, table_id: int, version: int) -> GameState | None:
+        """The committed state of a table at `version`, if this process has it
+        parsed (a read that must not load it: a list of many tables)."""
+        return self._states.get((table_id, version))
+
     def remember(self, table_id: int, version: int, game_number: int, state: GameState) -> None:
         """Keep a committed state (and its finished rounds) for later."""
         self._states.put((table_id, version), state)

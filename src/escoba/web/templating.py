@@ -149,7 +149,6 @@ def table_context(
     watching: bool = False,
     invite_url: str | None = None,
     lang: str = "es",
-    continue_url: str | None = None,
     limits: PageLimits = DEFAULT_LIMITS,
     notice_kinds: frozenset[NoticeKind] | None = None,
     email: Any = None,
@@ -159,7 +158,6 @@ def table_context(
     server sends e-mail and the viewer is seated."""
     return {
         "notice_kinds": notice_kinds,
-        "continue_url": continue_url,
         "email": email,
         "page": page,
         "design": design,

@@ -1,0 +1,111 @@
+"""«Mis mesas», live: one stream per open home page listens to every table
+of the device's list through the same broker as the table pages (a change
+of any of them wakes it, whichever process made it: the bridges carry it),
+and tells the page to fetch its list again. An event carries the list's
+`mark` (web/my_tables.py), never a card; a browser that reconnects sends
+the last one it heard (`Last-Event-ID`) and the stream starts with an update
+if the list changed meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any
+
+from starlette.responses import Response
+
+from escoba.web.live import Broker
+
+log = logging.getLogger("escoba.live")
+
+#: the list's mark and its tables' ids, now (`TableService.my_tables_mark`)
+Mark = Callable[[], tuple[int, tuple[int, ...]]]
+
+
+class ListStream(Response):
+    """`text/event-stream` of a device's list: `event: update` (its `id` the
+    list's new mark) when a listed table changed, a comment line as a ping."""
+
+    media_type = "text/event-stream"
+
+    def __init__(
+        self, broker: Broker, mark: Mark, since: int | None = None, client: str | None = None
+    ) -> None:
+        """`since`: the mark the page shows; `client`: the address whose stream
+        place (`Broker.admit`) this stream holds, given back when it ends."""
+        super().__init__(content=None, media_type=self.media_type)
+        self.broker = broker
+        self.mark = mark
+        self.since = since
+        self.client = client
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await self._stream(scope, receive, send)
+        finally:
+            if self.client is not None:
+                self.broker.release(self.client)
+
+    async def _stream(self, scope: Any, receive: Any, send: Any) -> None:
+        headers = [
+            (b"content-type", b"text/event-stream; charset=utf-8"),
+            (b"cache-control", b"no-store"),
+            (b"x-accel-buffering", b"no"),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        if scope.get("method") == "HEAD":
+            await send({"type": "http.response.body", "body": b""})
+            return
+        mark, ids = self.mark()
+        watched = set(ids)
+        sub = self.broker.attach_many(watched)
+        sent = self.since if self.since is not None else mark
+
+        async def watch_disconnect() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            sub.closed = True
+            sub.wake.set()
+
+        watcher = asyncio.get_running_loop().create_task(watch_disconnect())
+        try:
+            await send(
+                {"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True}
+            )
+            if mark != sent:  # it changed since the page was made
+                sub.pending = True
+                sub.wake.set()
+            while True:
+                await sub.wake.wait()
+                sub.wake.clear()
+                if sub.closed:
+                    break
+                body = b""
+                if sub.pending:
+                    sub.pending = False
+                    try:
+                        mark, ids = self.mark()
+                    except Exception:  # the database is away: the browser reconnects
+                        log.warning("my tables stream ended: no mark", exc_info=True)
+                        break
+                    new = set(ids) - watched
+                    if new:  # a table joined the list: hear it too
+                        self.broker.attach_many(new, sub)
+                        watched |= new
+                    if mark != sent:
+                        sent = mark
+                        body = b"event: update\nid: %d\ndata: %d\n\n" % (mark, mark)
+                if sub.ping:
+                    sub.ping = False
+                    body += b": ping\n\n"
+                if body:
+                    sub.last_sent = time.monotonic()
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+            with suppress(Exception):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            watcher.cancel()
+            self.broker.detach_many(watched, sub)

@@ -1,0 +1,256 @@
+"""«Mis mesas» on the home page: a device's tables, grouped and ordered (its
+turn first, then waiting for others, lobbies, finished ones of the last 30
+days), only its own, in two statements whatever their number, and live."""
+
+from __future__ import annotations
+
+import queue
+import random
+import re
+import threading
+import time
+
+import httpx
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+
+from escoba.web.clock import ManualClock
+
+from .device_helpers import browser, give_turn, hold, listed, round_over, started
+from .helpers import create, join, service_of
+
+
+def _device_id(client: TestClient) -> int:
+    ctx = client.app.state.ctx  # type: ignore[attr-defined]
+    device = ctx.devices.identify(client.cookies.get("device"))
+    assert device is not None
+    return int(device.id)
+
+
+def test_the_list_orders_a_device_s_tables_by_group_and_time(
+    site: TestClient, clock: ManualClock
+) -> None:
+    rng = random.Random(11)
+    me = browser(site)
+    service = service_of(site)
+
+    # long finished, and a lobby nobody played in: both out of the list
+    old_ana, _ = started(site)
+    hold(me, old_ana)
+    old_ana.command("/abandon")
+    stale = create(site, "Ana")
+    hold(me, stale)
+    clock.advance(days=31)
+    assert service.expire() == 1  # the idle lobby expired
+
+    # its turn began 49 h ago, another's: TERMINAR POR AUSENCIA is open to me
+    absent_me, absent_other = started(site)
+    hold(me, absent_me)
+    give_turn(absent_other, absent_me)
+    clock.advance(hours=49)
+    finished_me, _ = started(site)
+    hold(me, finished_me)
+    finished_me.command("/abandon")
+    clock.advance(minutes=1)
+    waiting_me, waiting_other = started(site)
+    hold(me, waiting_me)
+    give_turn(waiting_other, waiting_me)
+    clock.advance(minutes=1)
+    turn_me, turn_other = started(site)
+    hold(me, turn_me)
+    give_turn(turn_me, turn_other)
+    clock.advance(minutes=1)
+    later_me, later_other = started(site)
+    hold(me, later_me)
+    give_turn(later_me, later_other)
+    clock.advance(minutes=1)
+    round_me, round_other = started(site)
+    hold(me, round_me)
+    round_over([round_me, round_other], rng)
+    clock.advance(minutes=1)
+    lobby_old = create(site, "Ana")
+    hold(me, lobby_old)
+    clock.advance(minutes=1)
+    lobby_new = create(site, "Ana")
+    hold(me, lobby_new)
+    clock.advance(minutes=1)
+
+    assert listed(me) == [
+        ("your_turn", absent_me.invite),  # the oldest turn first
+        ("your_turn", turn_me.invite),
+        ("your_turn", later_me.invite),
+        ("your_turn", round_me.invite),
+        ("waiting", waiting_me.invite),
+        ("lobby", lobby_new.invite),  # the newest first
+        ("lobby", lobby_old.invite),
+        ("finished", finished_me.invite),
+    ]
+    page = me.get("/").text
+    assert "puedes TERMINAR POR AUSENCIA" in page
+    assert "SIGUIENTE RONDA" in page
+    # whose turn, and since when
+    assert re.search(r'Turno de <bdi class="who">Beto</bdi> · <time [^>]*>hace 6 min<', page)
+    assert page.index('id="my-tables"') < page.index('action="/tables"')  # the form stays
+
+
+def test_each_line_says_who_plays_the_score_and_whose_turn(
+    site: TestClient, clock: ManualClock
+) -> None:
+    me = browser(site)
+    ana = create(site, "Ana")
+    join(site, ana.invite, "Beto")
+    ana.command("/robots", robot="tito")
+    ana.command("/start")
+    hold(me, ana)
+    clock.advance(hours=5)
+    table = ana.table()
+    line = me.get("/my-tables").text
+    assert "Ana" in line and "Beto" in line
+    assert re.search(r'Tito</bdi> <span class="tag tag-robot">', line)  # robots marked
+    assert line.count('<span class="my-side">') == 3 and "A 21" in line
+    on_turn = table["names"][table["view"]["turn"]]
+    assert on_turn in line and "hace 5 h" in line
+    if on_turn == "Ana":
+        assert "¡Tu turno!" in line
+    else:
+        assert f'Turno de <bdi class="who">{on_turn}</bdi>' in line
+
+
+def test_finished_tables_stay_30_days(site: TestClient, clock: ManualClock) -> None:
+    me = browser(site)
+    ana, _ = started(site)
+    hold(me, ana)
+    ana.command("/abandon")
+    clock.advance(days=29)
+    assert listed(me) == [("finished", ana.invite)]
+    clock.advance(days=2)
+    assert listed(me) == []
+    assert 'action="/tables"' in me.get("/").text  # the newcomer's form, always
+
+
+def test_the_list_shows_only_this_device_s_seats(site: TestClient) -> None:
+    ana_phone, beto_phone = browser(site), browser(site)
+    ana, beto = started(site)
+    hold(ana_phone, ana)
+    hold(beto_phone, beto)
+    own = create(site, "Zoe")
+    hold(beto_phone, own)
+    give_turn(ana, beto)
+    assert listed(ana_phone) == [("your_turn", ana.invite)]
+    assert listed(beto_phone) == [("waiting", ana.invite), ("lobby", own.invite)]
+    stranger = browser(site)
+    assert listed(stranger) == []
+    assert 'id="my-tables"' not in stranger.get("/").text
+    assert stranger.get("/my-tables").status_code == 200
+
+
+def test_the_whole_list_takes_two_statements_whatever_its_length(
+    site: TestClient, clock: ManualClock
+) -> None:
+    """Two statements for 3 tables or 12: the device's tables with their
+    seats, and the few values of the states the cache does not hold read
+    inside their JSON; the same list as from the parsed states."""
+    me = browser(site)
+    service = service_of(site)
+    counts = []
+    for more in (3, 9):
+        for _ in range(more):
+            ana, _ = started(site)
+            hold(me, ana)
+        lobby = create(site, "Ana")
+        hold(me, lobby)
+        clock.advance(minutes=1)
+        device_id = _device_id(me)
+        cached = service.my_tables(device_id)
+        service.store._states = type(service.store._states)(16)  # a cold cache
+        statements: list[str] = []
+
+        def count(*args: object, statements: list[str] = statements) -> None:
+            if str(args[2]).lstrip().upper().startswith("SELECT"):
+                statements.append(str(args[2]))
+
+        event.listen(service.db.read_engine, "before_cursor_execute", count)
+        try:
+            cold = service.my_tables(device_id)
+        finally:
+            event.remove(service.db.read_engine, "before_cursor_execute", count)
+        counts.append(len(statements))
+        assert cold == cached
+        # the live stream's mark is the page's (else every page would refresh at once)
+        mark, ids = service.my_tables_mark(device_id)
+        assert mark == cold.mark and len(ids) == len(cold.tables)
+    assert counts == [2, 2]
+    assert len(cold.tables) == 14
+
+
+def test_a_change_reaches_an_open_home_page(live_server: str) -> None:
+    """The home page's stream hears a move at one of its tables, and the
+    list it then fetches shows it."""
+    with httpx.Client(base_url=live_server, timeout=10) as api:
+        ana = api.post("/api/tables", json={"name": "Ana", "target": 21}).json()
+        invite = ana["invite"]
+        beto = api.post(f"/api/tables/{invite}/seats", json={"name": "Beto"}).json()
+        auth = {"Authorization": f"Bearer {ana['token']}"}
+        version = api.get(f"/api/tables/{invite}").json()["version"]
+        api.post(f"/api/tables/{invite}/start", json={"version": version}, headers=auth)
+    with httpx.Client(base_url=live_server, timeout=10) as home:
+        assert home.get(f"/t/{invite}/continue/{beto['token']}").status_code == 303
+        page = home.get("/").text
+        mark = re.search(r"/my-tables/events\?since=(\d+)", page)
+        assert mark is not None
+        heard: queue.Queue[str] = queue.Queue()
+        stop = threading.Event()
+
+        def listen() -> None:
+            try:
+                with (
+                    httpx.Client(
+                        base_url=live_server,
+                        cookies=home.cookies,
+                        timeout=httpx.Timeout(10, read=None),
+                    ) as client,
+                    client.stream("GET", f"/my-tables/events?since={mark.group(1)}") as stream,
+                ):
+                    heard.put("open")
+                    for line in stream.iter_lines():
+                        if stop.is_set():
+                            return
+                        if line.startswith("data:"):
+                            heard.put(line[5:].strip())
+            except httpx.HTTPError as err:
+                if not stop.is_set():  # the server ends the stream as the test ends
+                    heard.put(f"error: {err}")
+
+        threading.Thread(target=listen, daemon=True).start()
+        assert heard.get(timeout=10) == "open"
+        # a page that was away (an older mark) is told at once
+        with (
+            httpx.Client(base_url=live_server, cookies=home.cookies, timeout=10) as client,
+            client.stream("GET", "/my-tables/events?since=0") as stream,
+        ):
+            data = next(line for line in stream.iter_lines() if line.startswith("data:"))
+            assert data[5:].strip() == mark.group(1)
+        time.sleep(0.2)  # subscribed before the change
+        table = httpx.get(f"{live_server}/api/tables/{invite}", headers=auth).json()
+        turn, version = table["view"]["turn"], table["version"]
+        mover = ana if table["seats"][0]["game_seat"] == turn else beto
+        headers = {"Authorization": f"Bearer {mover['token']}"}
+        mine = httpx.get(f"{live_server}/api/tables/{invite}", headers=headers).json()
+        action = mine["view"]["legal_actions"][0]
+        before = home.get("/my-tables").text
+        r = httpx.post(
+            f"{live_server}/api/tables/{invite}/actions",
+            json={"version": version, "action": action},
+            headers=headers,
+        )
+        assert r.status_code == 200, r.text
+        news = heard.get(timeout=10)
+        assert news.isdigit() and news != mark.group(1)  # the list's mark, never a card
+        after = home.get("/my-tables").text
+        assert ("¡Tu turno!" in after) != ("¡Tu turno!" in before)  # the turn moved
+        stop.set()
+
+
+def test_a_browser_without_a_list_gets_no_stream(site: TestClient) -> None:
+    """204: a page with no list has no stream to keep open."""
+    assert browser(site).get("/my-tables/events").status_code == 204
