@@ -141,9 +141,12 @@ class Visit:
             page = self.service.page(self.invite, self.token)
         except ServiceError as exc:
             return refusal(self.request, exc)
+        watching = self.request.query_params.get("mirar") == "1"
         if fragment:
             return html_response(
-                render_board(page, self.design, self.lang, self.limits, error=error)
+                render_board(
+                    page, self.design, self.lang, self.limits, error=error, watching=watching
+                )
             )
         url = invite_url(self.request, self.ctx, self.invite)
         body = render_table(
@@ -152,7 +155,7 @@ class Visit:
             self.lang,
             self.limits,
             error=error,
-            watching=self.request.query_params.get("mirar") == "1",
+            watching=watching,
             invite_url=url,
         )
         return html_response(body, status_code)
