@@ -246,7 +246,6 @@ CATALOG: Final[Mapping[str, Message]] = {
     # -- Time on the table (web/timekeeping.py): %(left)s is «dentro de 8 h»,
     # %(since)s «hace 5 h», %(moment)s a date and time -----------------------
     "turn_of_since": sentence("Turno de %(name)s · %(since)s"),
-    "your_turn_since": sentence("¡Tu turno! · %(since)s"),
     "absence_countdown": sentence("TERMINAR POR AUSENCIA disponible %(left)s"),
     "absence_warning": sentence(
         "Juega antes de %(moment)s (%(left)s): después podrán TERMINAR POR AUSENCIA."

@@ -74,7 +74,9 @@ def test_the_board_says_whose_turn_it_is_and_since_when(
     waiting = game.page(game.waiting)
     assert f"Turno de {game.on_turn_name} · hace 5 h" in text_of(waiting)
     assert f'<time datetime="{began}" data-ago>hace 5 h</time>' in waiting
-    assert "¡Tu turno! · hace 5 h" in text_of(game.page(game.on_turn))
+    # the seat on turn reads «¡Tu turno!» alone (warned apart, from half the time)
+    banner = re.search(r'<p class="turn-banner.*?</p>', game.page(game.on_turn), re.S)
+    assert banner and text_of(banner.group(0)) == "¡Tu turno!"
     # in the viewer's language, and in the board a refresh brings
     assert f"{game.on_turn_name}'s turn · 5 hr. ago" in text_of(game.page(game.waiting, "en"))
     fragment = game.waiting.get(f"/t/{game.invite}/board", headers=HX).text
@@ -163,8 +165,10 @@ def test_a_turn_played_starts_the_clocks_again(site: TestClient, clock: ManualCl
     play_a_card(game.on_turn, game.invite)
     clock.advance(hours=2)
     # now the other one is on turn, since two hours ago
-    assert "¡Tu turno! · hace 2 h" in text_of(game.page(game.waiting))
     page = game.page(game.on_turn)
+    assert "Turno de " + ("Beto" if game.on_turn_name == "Ana" else "Ana") + " · hace 2 h" in (
+        text_of(page)
+    )
     assert "TERMINAR POR AUSENCIA disponible dentro de 2 d" in text_of(page)  # 46 h
     assert "absence-warning" not in page
 
@@ -224,3 +228,29 @@ def test_chat_lines_carry_their_instant_read_in_utc_until_the_script_comes(
     site.cookies.set("lang", "es")
     fragment = site.get(f"/t/{invite}/board", headers=HX).text
     assert f'<time datetime="{said_at}" data-clock>1/1/26, 12:00 UTC</time>' in fragment
+
+
+def test_the_board_names_its_next_change_by_time_for_the_page_s_script(
+    site: TestClient, clock: ManualClock
+) -> None:
+    """time.js fetches the board again at that moment: when a warning begins
+    or grows, or TERMINAR POR AUSENCIA becomes possible (then the expiry's)."""
+
+    def next_change(who: TestClient) -> str | None:
+        found = re.search(r'data-next-change="([^"]+)"', game.page(who))
+        return found.group(1) if found else None
+
+    game = two_people(site)
+    assert next_change(game.waiting) == iso(clock, hours=48)
+    assert next_change(game.on_turn) == iso(clock, hours=24)
+    clock.advance(hours=30)
+    assert next_change(game.on_turn) == iso(clock, hours=10)  # 40 h: the strong warning
+    clock.advance(hours=11)
+    assert next_change(game.on_turn) == iso(clock, hours=7)  # 48 h: TERMINAR POR AUSENCIA
+    clock.advance(hours=8)
+    # then only the expiry's: the last day begins 6 days after the last play
+    assert next_change(game.on_turn) == iso(clock, hours=6 * 24 - 49)
+    assert next_change(game.waiting) == iso(clock, hours=6 * 24 - 49)
+    lobby = page_table(site, "Carla")
+    page = site.get(f"/t/{lobby}").text
+    assert f'data-next-change="{iso(clock, days=6)}"' in page

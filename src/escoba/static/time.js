@@ -7,12 +7,15 @@
  *
  * - <time data-ago>: «hace 5 h», counting up (Intl.RelativeTimeFormat, units
  *   chosen as Babel's format_timedelta chooses them on the server);
- * - <time data-countdown>: «dentro de 8 h», counting down; when one on the
- *   board comes to its end, the board is fetched again (the `time:due`
- *   event its hx-trigger listens to), so TERMINAR POR AUSENCIA or the
- *   expired table shows without a reload;
+ * - <time data-countdown>: «dentro de 8 h», counting down;
  * - <time data-clock>: a date and time (chat lines, the moment a warning
  *   names), the time alone when it is today (Intl.DateTimeFormat).
+ *
+ * When a countdown on the board comes to its end, or the moment the board
+ * names as its next change by time alone (data-next-change: a warning that
+ * begins or grows), the board is fetched again (the `time:due` event its
+ * hx-trigger listens to): TERMINAR POR AUSENCIA, a warning or the expired
+ * table shows without a reload, whether or not a live event comes.
  *
  * Moments are read against the server's clock: the board says what time the
  * server had (data-now), so a browser whose clock is off still counts right.
@@ -22,7 +25,8 @@
   "use strict";
 
   var TICK_MS = 30000;
-  // TERMINAR POR AUSENCIA is possible strictly after its moment: ask a bit later
+  // TERMINAR POR AUSENCIA is possible strictly after its moment, and moments
+  // are written to the second: ask a bit later
   var DUE_MARGIN_MS = 1500;
   // a board fetched at its moment that still counts down (the server's clock
   // a little behind) is fetched again after these waits, then every minute
@@ -137,16 +141,22 @@
     scheduleDue();
   }
 
-  // The next countdown on the board to come to its end, and a timer for it.
+  // The board's next change by time alone (a countdown's end, or the moment
+  // it names), and a timer for it.
   function scheduleDue() {
     window.clearTimeout(dueTimer);
     dueTimer = null;
     var board = document.getElementById("board");
     if (!board) return;
     var next = null;
+    var consider = function (at) {
+      if (!isNaN(at) && at !== null && (next === null || at < next)) next = at;
+    };
     each("time[data-countdown]", board, function (el) {
-      var at = moment(el);
-      if (at !== null && (next === null || at < next)) next = at;
+      consider(moment(el));
+    });
+    each(".board[data-next-change]", board, function (el) {
+      consider(Date.parse(el.getAttribute("data-next-change")));
     });
     if (next === null) return;
     var wait = next + DUE_MARGIN_MS - now();

@@ -4,8 +4,9 @@ that run there (lichess's correspondence clock, read from the page's own
 has had it; for the other players, when TERMINAR POR AUSENCIA becomes
 possible; for the seat on turn, a warning before it does; and for everyone
 a warning in the last day before the table expires (`escoba expire`).
-The page's script (static/time.js) keeps the moments current and fetches
-the board again when one of them comes."""
+The page's script (static/time.js) keeps the moments current, and fetches
+the board again at `next_change`: when a warning begins, or grows, or a
+countdown comes to its end."""
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ class TableTime:
     absence_at: datetime | None  # the warning's moment
     expires_at: datetime | None  # in the last day before it, while nobody plays
     expiry_due: bool  # past it: the next run of the expiry job ends the table
+    next_change: datetime | None  # when this board next reads otherwise, by time alone
 
 
 def table_time(page: TablePage) -> TableTime | None:
@@ -53,16 +55,22 @@ def table_time(page: TablePage) -> TableTime | None:
     you = page.you.game_seat if page.you is not None else None
     turn = page.view.turn if page.view is not None else None
     countdown = warning = None
+    changes: list[datetime] = []
     if page.absence_at is not None and page.turn_since is not None and you is not None:
         if you != turn:
             countdown = page.absence_at if now <= page.absence_at else None
+            changes.append(page.absence_at)
         else:
             warning = absence_warning(page.turn_since, page.absence_at, now)
+            whole = page.absence_at - page.turn_since
+            changes += [page.turn_since + whole * share for share in (WARN_FROM, URGENT_FROM)]
+            changes.append(page.absence_at)
     expires_at, due = None, False
     if page.expires_at is not None:
         due = now >= page.expires_at
         if not due and now >= page.expires_at - EXPIRY_WARNING:
             expires_at = page.expires_at
+        changes += [page.expires_at - EXPIRY_WARNING, page.expires_at]
     return TableTime(
         now=now,
         turn_since=page.turn_since,
@@ -71,6 +79,7 @@ def table_time(page: TablePage) -> TableTime | None:
         absence_at=page.absence_at if warning is not None else None,
         expires_at=expires_at,
         expiry_due=due,
+        next_change=min((m for m in changes if m >= now), default=None),
     )
 
 
