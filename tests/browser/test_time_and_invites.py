@@ -155,6 +155,7 @@ def test_open_pages_learn_of_absence_as_it_comes_without_a_reload(
         expect(ana.locator(".absence-countdown time[data-countdown]")).to_be_visible()
         assert "TERMINAR POR AUSENCIA" in ana.locator(".absence-countdown").inner_text()
         check_axe(ana, "countdown")
+        shot(ana, "countdown-phone", full_page=True)
 
         expect(beto.locator(".absence-warning.is-due")).to_be_visible(timeout=40_000)
         expect(ana.locator("#confirm-absence")).to_be_visible(timeout=10_000)
@@ -169,6 +170,7 @@ def test_open_pages_learn_of_absence_as_it_comes_without_a_reload(
             assert page.evaluate("() => window.escobaNotReloaded === true")
         expect(beto.locator(".absence-warning")).to_contain_text("Ya pueden TERMINAR")
         check_axe(beto, "absence warning")
+        shot(beto, "absence-warning-phone", full_page=True)
 
         ana.locator("#confirm-absence summary").click()
         ana.get_by_role("button", name="SÍ, TERMINAR").click()
@@ -277,7 +279,7 @@ def test_the_invite_page_in_the_browser(browser: Browser, live: Server) -> None:
         expect(guest.locator("#join-title")).to_have_text("Ana te invita a jugar Escoba del 15")
         expect(guest.locator(".invite-steps li")).to_have_count(3)
         check_axe(guest, "invite page")
-        shot(guest, "invite-page", full_page=True)
+        shot(guest, "invite-phone", full_page=True)
         guest.fill("#join-name", "Beto")
         guest.get_by_role("button", name="SENTARME").click()
         expect(guest.locator(".invite-page")).to_have_count(0)
