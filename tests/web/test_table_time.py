@@ -254,3 +254,18 @@ def test_the_board_names_its_next_change_by_time_for_the_page_s_script(
     lobby = page_table(site, "Carla")
     page = site.get(f"/t/{lobby}").text
     assert f'data-next-change="{iso(clock, days=6)}"' in page
+
+
+def test_a_spectator_reads_whose_turn_and_the_expiry_but_no_absence_clock(
+    site: TestClient, clock: ManualClock
+) -> None:
+    game = two_people(site)
+    visitor = TestClient(site.app)
+    clock.advance(hours=30)
+    text = text_of(game.page(visitor))
+    assert f"Turno de {game.on_turn_name} · hace 30 h" in text
+    assert "TERMINAR POR AUSENCIA" not in text and "Juega antes" not in text
+    clock.advance(days=5, hours=12)
+    text = text_of(game.page(visitor))
+    assert "Si nadie juega, la mesa vence dentro de 6 h" in text
+    assert "TERMINAR POR AUSENCIA" not in text
