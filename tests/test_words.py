@@ -47,6 +47,9 @@ SAMPLES: dict[str, object] = {
     "who": "Beto",
     "since": "5 h",
     "left": "dentro de 8 h",
+    "moment": "3/12/26, 14:30",
+    "points": 21,
+    "names": "Ana y Tito",
 }
 COUNTS: dict[str, tuple[object, object]] = {
     "cards": (("4H",), ("4H", "5C")),
@@ -54,6 +57,7 @@ COUNTS: dict[str, tuple[object, object]] = {
     "days": (1, 7),
     "limit": (1, 24),
     "people": (1, 2),
+    "free": (1, 2),
     "count": (1, 3),
 }
 

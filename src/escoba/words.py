@@ -256,6 +256,68 @@ CATALOG: Final[Mapping[str, Message]] = {
         settings=DAYS,
     ),
     "nameless_player": sentence("Jugador %(n)s"),
+    # -- Time on the table (web/timekeeping.py): %(left)s is «dentro de 8 h»,
+    # %(since)s «hace 5 h», %(moment)s a date and time -----------------------
+    "turn_of_since": sentence("Turno de %(name)s · %(since)s"),
+    "absence_countdown": sentence("TERMINAR POR AUSENCIA disponible %(left)s"),
+    "absence_warning": sentence(
+        "Juega antes de %(moment)s (%(left)s): después podrán TERMINAR POR AUSENCIA."
+    ),
+    "absence_warning_urgent": sentence(
+        "¡Queda poco! Si no juegas antes de %(moment)s (%(left)s), podrán TERMINAR POR "
+        "AUSENCIA y tu lado perderá la partida."
+    ),
+    "absence_due_self": sentence(
+        "Ya pueden TERMINAR POR AUSENCIA: si juegas ahora, la partida sigue."
+    ),
+    "expiry_warning": sentence("Si nadie juega, la mesa vence %(left)s"),
+    "expiry_due": counted(
+        "Pasó %(days)s día sin jugadas: la mesa vence en cualquier momento.",
+        "Pasaron %(days)s días sin jugadas: la mesa vence en cualquier momento.",
+        by="days",
+        settings=DAYS,
+    ),
+    # -- Inviting: the invite page, the share button, who is watching ---------
+    "invite_title": sentence("%(name)s te invita a jugar Escoba del 15"),
+    "invite_target": sentence("Partida a %(points)s puntos: gana el primero que llegue."),
+    "invite_seated": counted(
+        "Ya se sentó %(names)s.",
+        "Ya se sentaron %(names)s.",
+        by="people",
+    ),
+    "invite_free": counted(
+        "Queda %(free)s lugar libre.",
+        "Quedan %(free)s lugares libres.",
+        by="free",
+    ),
+    "invite_robots": counted(
+        "%(robots)s es un robot: juega solo y enseguida.",
+        "%(robots)s son robots: juegan solos y enseguida.",
+        by="count",
+    ),
+    "invite_next": sentence("Qué pasa ahora"),
+    "invite_step_join": sentence("Escribe tu nombre y toca SENTARME."),
+    "invite_step_start": sentence("%(name)s toca EMPEZAR cuando estén todos."),
+    "invite_step_turn": sentence(
+        "Cuando sea tu turno te lo diremos: la página lo muestra, y con AVISARME también "
+        "te llega un aviso."
+    ),
+    "share_text": sentence("%(name)s te invita a jugar Escoba del 15, a %(points)s puntos."),
+    "copy_refused": sentence(
+        "El navegador no dejó copiar: el enlace quedó seleccionado, cópialo a mano."
+    ),
+    "watching_lobby": sentence("Estás mirando esta mesa: puedes leer el chat, pero no escribir."),
+    "watching_full": sentence(
+        "La mesa está completa, así que estás mirando: puedes leer el chat, pero no escribir. "
+        "La partida empieza cuando %(name)s toque EMPEZAR."
+    ),
+    "watching_game": sentence(
+        "La partida ya empezó, así que estás mirando: ves la mesa y las jugadas (no las "
+        "cartas de nadie) y puedes leer el chat, pero no escribir."
+    ),
+    "watching_over": sentence(
+        "Esta partida terminó: estás mirando cómo quedó la mesa, y puedes leer el chat."
+    ),
     # -- How a game ended (say_result) --------------------------------------
     "result_won": counted(
         "¡%(winners)s gana la partida!", "¡%(winners)s ganan la partida!", by="people"

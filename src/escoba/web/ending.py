@@ -71,6 +71,18 @@ def absent_seat(
     table: TableRecord, state: GameState | None, now: datetime, absence_hours: float
 ) -> int | None:
     """The engine seat on turn, if a person has let it sit over `absence_hours`."""
+    moment = absence_moment(table, state, absence_hours)
+    if moment is None or now <= moment or state is None:
+        return None
+    return int(state.round.turn)
+
+
+def absence_moment(
+    table: TableRecord, state: GameState | None, absence_hours: float
+) -> datetime | None:
+    """When TERMINAR POR AUSENCIA becomes possible against the seat on turn
+    (it is, once this moment has passed): `absence_hours` after its turn
+    began, if a person is on turn in a round being played."""
     if table.status != TableStatus.PLAYING or state is None:
         return None
     if state.phase is not Phase.PLAYING:
@@ -79,7 +91,4 @@ def absent_seat(
     seat = next((s for s in table.seats if s.game_seat == turn), None)
     if seat is None or seat.robot is not None:
         return None
-    idle = now - table.turn_since
-    if idle <= timedelta(hours=absence_hours):
-        return None
-    return int(turn)
+    return table.turn_since + timedelta(hours=absence_hours)

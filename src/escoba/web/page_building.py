@@ -4,11 +4,12 @@ seat's view, never the game state) and what they may do there."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 from escoba.engine import EndReason, GameState, Phase, view
 from escoba.web.chat import read_chat
 from escoba.web.command_path import CommandPath
-from escoba.web.ending import absent_seat
+from escoba.web.ending import absence_moment, absent_seat
 from escoba.web.pages import ChatLine, PageSeat, TablePage, TableStatus
 from escoba.web.store import (
     MAX_SEATS,
@@ -50,7 +51,8 @@ class PageBuilding(CommandPath):
             seat_view = view(state, me.game_seat if plays and me is not None else None)
         in_lobby = status == TableStatus.LOBBY
         result = state.result if state is not None else None
-        absent = absent_seat(table, state, self.clock.now(), self.settings.absence_hours)
+        now = self.clock.now()
+        absent = absent_seat(table, state, now, self.settings.absence_hours)
         on_points = result is not None and result.reason is EndReason.TARGET
         four = len(table.seats) == MAX_SEATS
         return TablePage(
@@ -91,7 +93,23 @@ class PageBuilding(CommandPath):
                 if result is None or state is None
                 else say_result(result, names(table), state.players, limits=self.settings)
             ),
+            now=now,
+            turn_since=table.turn_since if turn_is_played(table, state) else None,
+            absence_at=absence_moment(table, state, self.settings.absence_hours),
+            expires_at=(
+                table.last_action_at + timedelta(days=self.settings.expiry_days)
+                if status in (TableStatus.LOBBY, TableStatus.PLAYING)
+                else None
+            ),
         )
+
+
+def turn_is_played(table: TableRecord, state: GameState | None) -> bool:
+    """A seat is on turn in a round being played (not between rounds, not
+    after the game): `tables.turn_since` is when its turn began."""
+    return (
+        table.status == TableStatus.PLAYING and state is not None and state.phase is Phase.PLAYING
+    )
 
 
 def page_seat(table: TableRecord, seat: SeatRecord, you: SeatRecord | None) -> PageSeat:

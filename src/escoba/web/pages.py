@@ -66,3 +66,12 @@ class TablePage:
     rematch_accepted_by_you: bool
     result_text: str | None  # how the game ended, in Spanish: the API's `result` (say_result)
     robots: tuple[str, ...] = SEATABLE_KEYS  # the robots the creator may seat
+    # Time on the table, read from the service's clock (None on a page made
+    # without one): what the page's moments are relative to, since when the
+    # seat on turn has had it, when TERMINAR POR AUSENCIA becomes possible
+    # against that seat (a person's, while a round is played), and when the
+    # table expires if nobody plays (a lobby or a game on).
+    now: datetime | None = None
+    turn_since: datetime | None = None
+    absence_at: datetime | None = None
+    expires_at: datetime | None = None

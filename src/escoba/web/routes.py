@@ -149,10 +149,17 @@ class Visit:
             kinds = self.service.notice_choice(self.invite, self.token) if page.you else None
         except ServiceError as exc:
             return refusal(self.request, exc)
+        watching = self.request.query_params.get("mirar") == "1"
         if fragment:
             return html_response(
                 render_board(
-                    page, self.design, self.lang, self.limits, error=error, notice_kinds=kinds
+                    page,
+                    self.design,
+                    self.lang,
+                    self.limits,
+                    error=error,
+                    notice_kinds=kinds,
+                    watching=watching,
                 )
             )
         url = invite_url(self.request, self.ctx, self.invite)
@@ -165,7 +172,7 @@ class Visit:
             self.lang,
             self.limits,
             error=error,
-            watching=self.request.query_params.get("mirar") == "1",
+            watching=watching,
             invite_url=url,
             notice_kinds=kinds,
             email=email,

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
-from babel.dates import format_timedelta
+from babel.dates import format_datetime, format_time, format_timedelta
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments import render_blocks
 from markupsafe import Markup
@@ -35,6 +35,7 @@ from escoba.web.errors import ServiceError
 from escoba.web.notices import NoticeKind
 from escoba.web.pages import TablePage, TableStatus
 from escoba.web.settings import DEFAULT_LIMITS, PageLimits
+from escoba.web.timekeeping import table_time
 from escoba.words import Limits, say, say_html
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
@@ -59,8 +60,26 @@ def moment_tag(moment: datetime, now: datetime, lang: str, kind: str = "ago") ->
     if kind == "ago":
         delta = min(delta, timedelta(seconds=-1))
     text = format_timedelta(delta, add_direction=True, format="short", threshold=1.5, locale=lang)
-    iso = moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-    return Markup('<time datetime="{}" data-{}>{}</time>').format(iso, kind, text)
+    return Markup('<time datetime="{}" data-{}>{}</time>').format(utc_iso(moment), kind, text)
+
+
+def clock_tag(moment: datetime, now: datetime | None, lang: str) -> Markup:
+    """A moment as a date and time (a chat line's, the moment a warning
+    names), in a `<time data-clock>` whose `datetime` is the exact UTC
+    instant: the page's script writes it in the viewer's own time zone and
+    language (the time alone when it is today there). Until then, and without
+    the script, it reads in UTC: the time alone on `now`'s UTC day."""
+    at = moment.astimezone(UTC)
+    if now is not None and at.date() == now.astimezone(UTC).date():
+        text = format_time(at, "short", tzinfo=UTC, locale=lang)
+    else:
+        text = format_datetime(at, "short", tzinfo=UTC, locale=lang)
+    return Markup('<time datetime="{}" data-clock>{} UTC</time>').format(utc_iso(moment), text)
+
+
+def utc_iso(moment: datetime) -> str:
+    """The instant as a `<time datetime>` names it: ISO 8601 in UTC, «Z»."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 @lru_cache(maxsize=16)
@@ -102,12 +121,16 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         seven_of_diamonds_name=lambda design: seven_of_diamonds_name(design, lang),
         robot_labels={key: robot.display_name for key, robot in SEATABLE.items()},
         who=lambda name, robot=False: who(name, robot, lang),
-        who_list=lambda seats: and_list([who(s.name, s.is_robot, lang) for s in seats], lang),
+        who_list=lambda seats, marks=True: and_list(
+            [who(s.name, marks and s.is_robot, lang) for s in seats], lang
+        ),
         TableStatus=TableStatus,
         Phase=Phase,
         ago=lambda moment, now: moment_tag(moment, now, lang),
         countdown=lambda moment, now: moment_tag(moment, now, lang, "countdown"),
+        clock=lambda moment, now: clock_tag(moment, now, lang),
     )
+    env.filters["utc_iso"] = utc_iso
     return env
 
 
@@ -162,6 +185,7 @@ def table_context(
         "page": page,
         "design": design,
         "board": board_model(page, design, lang, limits),
+        "times": table_time(page),
         "error": error,
         "watching": watching,
         "invite_url": invite_url,
