@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -55,7 +56,49 @@ from typing import Any
 
 import aiohttp
 
+ROOT = Path(__file__).resolve().parent.parent
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/escoba_bench"
+
+
+def push_keys() -> dict[str, str]:
+    """A browser's subscription keys (a P-256 public key, an auth secret):
+    the local push service of the bench takes pushes without decrypting."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    point = ec.generate_private_key(ec.SECP256R1()).public_key()
+    raw = point.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    b64 = lambda data: base64.urlsafe_b64encode(data).rstrip(b"=").decode()  # noqa: E731
+    return {"p256dh": b64(raw), "auth": b64(os.urandom(16))}
+
+
+class PushService:
+    """The local push service (bench/bench_push.py's, in a process of its
+    own, taking every push with 201): where `--push` subscribes the seats."""
+
+    def __init__(self, count: int) -> None:
+        script = str(ROOT / "bench" / "bench_push.py")
+        self.proc = subprocess.Popen(
+            [sys.executable, script, "--serve", "--subscriptions", str(count)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"},
+        )
+        assert self.proc.stdout is not None
+        self.port = int(self.proc.stdout.readline())
+
+    def pushes(self) -> int:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write("stats\n")
+        self.proc.stdin.flush()
+        stats: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        return int(stats["pushes"])
+
+    def stop(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=10)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -278,9 +321,32 @@ class Load:
         for token in table.tokens:
             url = f"{self.base}/t/{table.invite}/continue/{token}"
             async with self.session.get(url, allow_redirects=False) as r:
-                morsel = r.cookies.get(f"seat_{table.invite}")
+                morsel = r.cookies.get("device")
                 assert r.status == 303 and morsel is not None, r.status
                 table.cookies.append(f"{morsel.key}={morsel.value}")
+
+    async def subscribe(self, port: int) -> int:
+        """Every seat subscribed to Web Push at the local push service on
+        `port` (its own endpoint, `s<i>`), through the API: each move then
+        sends its turn notice to a seat whose page (a stream without the
+        seat's cookie) does not count as watching."""
+        keys = push_keys()
+        gate = asyncio.Semaphore(16)
+        count = 0
+
+        async def one(i: int, table: Table, token: str) -> None:
+            nonlocal count
+            body = {"endpoint": f"http://127.0.0.1:{port}/push/s{i}", "keys": keys}
+            async with gate:
+                status, data = await self.call(
+                    "POST", f"/api/tables/{table.invite}/push", token, body
+                )
+            assert status == 204, data
+            count += 1
+
+        seats = [(t, token) for t in self.tables for token in t.tokens]
+        await asyncio.gather(*(one(i, t, token) for i, (t, token) in enumerate(seats)))
+        return count
 
     async def board(self, table: Table, seat: int) -> None:
         """What the page's HTMX does on an `update`: GET the board fragment,
@@ -512,6 +578,10 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
         env["ESCOBA_SQLITE_SYNCHRONOUS"] = args.sqlite_synchronous
     if args.no_rate_limits:
         env["ESCOBA_RATE_LIMITS"] = "false"
+    push = PushService(args.tables * 4) if args.push else None
+    if push is not None:
+        env["ESCOBA_PUSH_ALLOW_PRIVATE"] = "true"
+    pushes = subscribed = 0
     server = Server(url, args.workers, env, log)
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
     timeout = aiohttp.ClientTimeout(total=30)
@@ -522,14 +592,18 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
             t = time.perf_counter()
             await load.setup(args.tables)
             setup_s = time.perf_counter() - t
+            if push is not None:
+                subscribed = await load.subscribe(push.port)
             await load.open_streams(args.streams)
             rss_streams = server.rss_mb()
             await load.paced(args.rate, args.warmup)
             load.stats = Stats(recording=True)
             cpu0, machine0 = server.cpu_seconds(), machine_ticks()
+            pushes0 = push.pushes() if push is not None else 0
             elapsed = await load.paced(args.rate, args.seconds)
             cpu, machine1 = server.cpu_seconds() - cpu0, machine_ticks()
             await asyncio.sleep(1.0)  # the last updates arrive
+            pushes = push.pushes() - pushes0 if push is not None else 0
             paced = load.stats
             load.stats = Stats(recording=True)
             cpu0, gen0 = server.cpu_seconds(), time.process_time()
@@ -549,6 +623,8 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
             await asyncio.gather(*load.streams, return_exceptions=True)
     finally:
         server.stop()
+        if push is not None:
+            push.stop()
     delivered = len(paced.delivery_ms)
     undelivered = max(0, paced.expected_deliveries - delivered)
     return {
@@ -556,6 +632,8 @@ async def run(args: argparse.Namespace, url: str, log: Path) -> dict[str, Any]:
         "workers": args.workers,
         "boards": args.boards,
         "tables": args.tables,
+        "push_subscriptions": subscribed,
+        "pushes_per_s": round(pushes / elapsed, 1) if args.push else None,
         "streams": opened,
         "setup_s": round(setup_s, 1),
         "rss_mb_with_streams": round(rss_streams, 1),
@@ -693,6 +771,11 @@ def main() -> None:
         help="each stream fetches its board on every update, as the page does",
     )
     parser.add_argument("--no-rate-limits", action="store_true")
+    parser.add_argument(
+        "--push",
+        action="store_true",
+        help="subscribe every seat to Web Push at a local push service (4 per table)",
+    )
     parser.add_argument("--log-level", default="INFO")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="append the result here")

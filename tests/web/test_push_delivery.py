@@ -87,6 +87,7 @@ def test_every_kind_of_notice_arrives_signed_encrypted_and_readable(
                 "url": f"/t/{invite}",
                 "tag": f"escoba-{invite}",
                 "kind": kind.value,
+                "lang": {"en": "en", "pt_BR": "pt-BR"}[lang],
             }
             assert "Ana" in title and "Beto" in title
             assert not CARD_RE.search(title + body)

@@ -86,8 +86,13 @@ def notice_text(notice: Notice, lang: str, now: datetime) -> tuple[str, str]:
     happened, who is waiting) in `lang`: plain text, never a card."""
     title = say("notice_title", lang, players=and_list(list(notice.players), lang))
     who = notice.who or "?"
-    since = _span(notice.at - now, lang)
-    left = _span(notice.deadline - now, lang) if notice.deadline is not None else ""
+
+    def since() -> str:
+        return _span(notice.at - now, lang)
+
+    def left() -> str:
+        return _span(notice.deadline - now, lang) if notice.deadline is not None else ""
+
     match notice.kind:
         case NoticeKind.TURN:
             body = say("notice_turn_who", lang, who=who) if notice.who else say("notice_turn", lang)
@@ -96,11 +101,11 @@ def notice_text(notice: Notice, lang: str, now: datetime) -> tuple[str, str]:
         case NoticeKind.END:
             body = say("notice_end", lang)
         case NoticeKind.ABSENCE:
-            body = say("notice_absence", lang, who=who, since=since)
+            body = say("notice_absence", lang, who=who, since=since())
         case NoticeKind.WARNING:
-            body = say("notice_warning", lang, since=since, left=left)
+            body = say("notice_warning", lang, since=since(), left=left())
         case NoticeKind.EXPIRY:
-            body = say("notice_expiry", lang, left=left)
+            body = say("notice_expiry", lang, left=left())
         case NoticeKind.CHAT:
             body = say("notice_chat", lang, who=who)
     return title, body

@@ -46,6 +46,7 @@ from email.utils import parsedate_to_datetime
 import orjson
 from pywebpush import WebPusher
 
+from escoba.i18n import HTML_LANG
 from escoba.web.clock import Clock
 from escoba.web.db import Database
 from escoba.web.notices import Notice, NoticeKind, notice_text
@@ -79,6 +80,7 @@ def payload(notice: Notice, lang: str, now: datetime) -> bytes:
             "url": f"/t/{notice.invite}",
             "tag": f"escoba-{notice.invite}",
             "kind": notice.kind.value,
+            "lang": HTML_LANG.get(lang, "es"),  # the notification's language tag
         }
     )
 

@@ -1,0 +1,43 @@
+"""«Avisos» on a phone: a seat chooses which notices it hears of while its
+table is closed; the choice is kept, and the form fits the screen."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import MISSING, LiveServer
+
+if MISSING:
+    pytest.skip(MISSING, allow_module_level=True)
+
+from playwright.sync_api import Page, expect
+
+from .helpers import add_robot, check_axe, create_table, shot, start_game
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_seat_chooses_its_notices_on_a_phone(server: LiveServer, phone: Page) -> None:
+    invite = create_table(phone, server.url, "Ana")
+    add_robot(phone, "Tito")
+    start_game(phone)
+    phone.locator("#notice-choices summary").click()
+    form = phone.locator(".notice-form")
+    expect(form).to_be_visible()
+    chat = form.locator('input[value="chat"]')
+    turn = form.locator('input[value="turn"]')
+    expect(turn).to_be_checked()  # the defaults: all but the chat
+    expect(chat).not_to_be_checked()
+    box = form.bounding_box()
+    width = phone.viewport_size["width"] if phone.viewport_size else 0
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    chat.check()
+    turn.uncheck()
+    check_axe(phone, "notices form")
+    shot(phone, "notices-phone")
+    form.get_by_role("button", name="GUARDAR").click()
+    # kept: on the page the server sends back, and after a reload
+    phone.goto(f"{server.url}/t/{invite}")
+    phone.locator("#notice-choices summary").click()
+    expect(phone.locator('.notice-form input[value="chat"]')).to_be_checked()
+    expect(phone.locator('.notice-form input[value="turn"]')).not_to_be_checked()
