@@ -138,7 +138,6 @@ def _code_page(request: Request, ctx: AppContext, code: TransferCode, back_url: 
         code=code,
         url=public_base_url(request, ctx.settings) + code.path,
         now=ctx.service.clock.now(),
-        minutes=ctx.settings.transfer_code_minutes,
         back_url=back_url,
         next_path=back_url,
     )
