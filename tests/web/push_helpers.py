@@ -22,6 +22,7 @@ from .conftest import first_legal
 
 #: settings for a push test: local endpoints taken, retries quick
 PUSH_SETTINGS: dict[str, Any] = {
+    "push_processes": 0,  # the channel in this process: its outcomes in reach
     "push_allow_private": True,
     "push_retry_seconds": 0.01,
     "push_retry_max_seconds": 0.05,

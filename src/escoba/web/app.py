@@ -36,6 +36,7 @@ from escoba.web.live import Broker, close_on_exit_signals
 from escoba.web.notices import Channel
 from escoba.web.push import PushChannel, Vapid
 from escoba.web.push import routes as push_routes
+from escoba.web.push.worker import PushWorker
 from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
 from escoba.web.service import TableService
@@ -77,6 +78,9 @@ class Core:
 
     def close(self) -> None:
         self.dispatcher.stop()  # what is queued is handed to the channels
+        for channel in self.dispatcher.channels:
+            if isinstance(channel, PushWorker):
+                channel.close()  # sends what it was given (PushWorker.STOP_SECONDS)
         self.push.wait_idle(PUSH_DRAIN_SECONDS)  # and the pushes under way sent
         self.push.close()
         self.hub.stop()
@@ -88,7 +92,7 @@ def make_channels(
 ) -> list[Channel]:
     """The ways this server reaches a seat away from its table: Web Push,
     and e-mail where the settings name an SMTP server."""
-    channels: list[Channel] = [push]
+    channels: list[Channel] = [PushWorker(settings) if settings.push_processes > 0 else push]
     if settings.email:
         channels.append(EmailChannel(service, settings, secret))
     return channels

@@ -120,7 +120,15 @@ class Settings(BaseSettings):
         default=False,
         description="Tests only: take http:// push endpoints on private or loopback addresses.",
     )
-    push_workers: int = Field(default=8, description="Threads that send Web Push requests.")
+    push_workers: int = Field(
+        default=4,
+        description="Threads that send Web Push requests (more only contend for the GIL).",
+    )
+    push_processes: int = Field(
+        default=1,
+        description="1: pushes are written, encrypted and sent by a worker process of "
+        "their own; 0: by threads of the app's process (tests).",
+    )
     push_connect_timeout: float = Field(
         default=5.0, description="Seconds to connect to a push service."
     )
