@@ -207,37 +207,18 @@ def close_on_exit_signals(broker: Broker, loop: asyncio.AbstractEventLoop) -> Ca
     return undo
 
 
-class LiveStream(Response):
-    """`text/event-stream` of one table: `event: update` with the version
-    (also its `id`, which a browser sends back as `Last-Event-ID` when it
-    reconnects) after each change, a comment line as a ping. Written straight to the ASGI
-    server: per event, one wake-up and one send."""
+class EventStream(Response):
+    """A `text/event-stream` written straight to the ASGI server (per event,
+    one wake-up and one send): its head, then `_events` until the client
+    leaves; the stream place of `client` (`Broker.admit`) is given back when
+    it ends, however it ends."""
 
     media_type = "text/event-stream"
 
-    def __init__(
-        self,
-        broker: Broker,
-        table_id: int,
-        since: int | None = None,
-        current: Callable[[], int] | None = None,
-        client: str | None = None,
-        watching: AbstractContextManager[None] | None = None,
-    ) -> None:
-        """`since`: the version the client already shows (its page's, or the
-        `id` of the last event it heard); if the table has moved on, the
-        stream starts with an update, so a client that was away catches up.
-        `client`: the address whose stream place (`Broker.admit`) this
-        stream holds, given back when it ends, however it ends.
-        `watching`: held while the stream is open (its seat is looking at
-        the table: escoba.web.watching)."""
+    def __init__(self, broker: Broker, client: str | None = None) -> None:
         super().__init__(content=None, media_type=self.media_type)
         self.broker = broker
-        self.table_id = table_id
-        self.since = since
-        self.current = current
         self.client = client
-        self.watching = watching
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -256,10 +237,44 @@ class LiveStream(Response):
         if scope.get("method") == "HEAD":
             await send({"type": "http.response.body", "body": b""})
             return
-        with self.watching or nullcontext():
-            await self._events(receive, send)
+        await self._events(receive, send)
 
     async def _events(self, receive: Any, send: Any) -> None:
+        raise NotImplementedError
+
+
+class LiveStream(EventStream):
+    """`text/event-stream` of one table: `event: update` with the version
+    (also its `id`, which a browser sends back as `Last-Event-ID` when it
+    reconnects) after each change, a comment line as a ping."""
+
+    def __init__(
+        self,
+        broker: Broker,
+        table_id: int,
+        since: int | None = None,
+        current: Callable[[], int] | None = None,
+        client: str | None = None,
+        watching: AbstractContextManager[None] | None = None,
+    ) -> None:
+        """`since`: the version the client already shows (its page's, or the
+        `id` of the last event it heard); if the table has moved on, the
+        stream starts with an update, so a client that was away catches up.
+        `client`: the address whose stream place (`Broker.admit`) this
+        stream holds, given back when it ends, however it ends.
+        `watching`: held while the stream is open (its seat is looking at
+        the table: escoba.web.watching)."""
+        super().__init__(broker, client)
+        self.table_id = table_id
+        self.since = since
+        self.current = current
+        self.watching = watching
+
+    async def _events(self, receive: Any, send: Any) -> None:
+        with self.watching or nullcontext():
+            await self._table_events(receive, send)
+
+    async def _table_events(self, receive: Any, send: Any) -> None:
         sub = self.broker.attach(self.table_id)
         if self.since is not None and self.current is not None:
             # after attaching: a change from now on is heard anyway

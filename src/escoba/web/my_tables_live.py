@@ -15,9 +15,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
-from starlette.responses import Response
-
-from escoba.web.live import Broker
+from escoba.web.live import Broker, EventStream
 
 log = logging.getLogger("escoba.live")
 
@@ -25,40 +23,20 @@ log = logging.getLogger("escoba.live")
 Mark = Callable[[], tuple[int, tuple[int, ...]]]
 
 
-class ListStream(Response):
+class ListStream(EventStream):
     """`text/event-stream` of a device's list: `event: update` (its `id` the
     list's new mark) when a listed table changed, a comment line as a ping."""
-
-    media_type = "text/event-stream"
 
     def __init__(
         self, broker: Broker, mark: Mark, since: int | None = None, client: str | None = None
     ) -> None:
         """`since`: the mark the page shows; `client`: the address whose stream
         place (`Broker.admit`) this stream holds, given back when it ends."""
-        super().__init__(content=None, media_type=self.media_type)
-        self.broker = broker
+        super().__init__(broker, client)
         self.mark = mark
         self.since = since
-        self.client = client
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        try:
-            await self._stream(scope, receive, send)
-        finally:
-            if self.client is not None:
-                self.broker.release(self.client)
-
-    async def _stream(self, scope: Any, receive: Any, send: Any) -> None:
-        headers = [
-            (b"content-type", b"text/event-stream; charset=utf-8"),
-            (b"cache-control", b"no-store"),
-            (b"x-accel-buffering", b"no"),
-        ]
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        if scope.get("method") == "HEAD":
-            await send({"type": "http.response.body", "body": b""})
-            return
+    async def _events(self, receive: Any, send: Any) -> None:
         mark, ids = self.mark()
         watched = set(ids)
         sub = self.broker.attach_many(watched)
