@@ -192,7 +192,12 @@ CATALOG: Final[Mapping[str, Message]] = {
     "spectator": sentence("Solo quienes están sentados pueden escribir."),
     "unknown_notice": sentence("No hay avisos de la clase «%(text)s»."),
     "chat_rate": sentence("Vas muy rápido: espera unos segundos."),
-    "bad_link": sentence("Ese enlace no corresponde a ningún lugar de esta mesa."),
+    "bad_link_title": sentence("Ese enlace no sirve"),
+    "bad_link": sentence(
+        "La mesa existe, pero ese enlace no abre ningún lugar en ella. Quien juega en ese "
+        "lugar puede pasarlo a este dispositivo con un código nuevo de «Seguir en otro "
+        "dispositivo»; mientras tanto, puedes mirar la mesa."
+    ),
     # -- «Seguir en otro dispositivo», a seat's devices ----------------------
     "transfer_malformed": sentence(
         "Ese código no es válido: tiene 10 letras y números, como K7P2M-X9QRT."

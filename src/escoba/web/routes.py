@@ -300,7 +300,14 @@ async def continue_seat(invite: str, token: str, request: Request, ctx: ContextD
         return refusal(request, exc)
     if seat is None:
         lang = lang_of(request)
-        return error_page(say("bad_link", lang), 404, lang=lang, limits=limits_of(request))
+        return error_page(
+            say("bad_link", lang),
+            404,
+            back_url=f"/t/{invite}",
+            lang=lang,
+            limits=limits_of(request),
+            title="bad_link_title",
+        )
     response = RedirectResponse(f"/t/{invite}", status_code=303)
     hold_seat(request, response, invite, token)
     return response
