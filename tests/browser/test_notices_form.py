@@ -12,7 +12,14 @@ if MISSING:
 
 from playwright.sync_api import Page, expect
 
-from .helpers import add_robot, check_axe, create_table, shot, start_game
+from .helpers import (
+    add_robot,
+    check_axe,
+    create_table,
+    shot,
+    start_game,
+    wait_for_my_turn_or_end,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -21,6 +28,8 @@ def test_a_seat_chooses_its_notices_on_a_phone(server: LiveServer, phone: Page) 
     invite = create_table(phone, server.url, "Ana")
     add_robot(phone, "Tito")
     start_game(phone)
+    # on Ana's turn, Tito waits: no live update resets the form while it is filled
+    assert wait_for_my_turn_or_end(phone) == "turn"
     phone.locator("#notice-choices summary").click()
     form = phone.locator(".notice-form")
     expect(form).to_be_visible()
@@ -35,7 +44,9 @@ def test_a_seat_chooses_its_notices_on_a_phone(server: LiveServer, phone: Page) 
     turn.uncheck()
     check_axe(phone, "notices form")
     shot(phone, "notices-phone")
-    form.get_by_role("button", name="GUARDAR").click()
+    with phone.expect_response(lambda r: r.url.endswith("/notices")) as saved:
+        form.get_by_role("button", name="GUARDAR").click()
+    assert saved.value.ok
     # kept: on the page the server sends back, and after a reload
     phone.goto(f"{server.url}/t/{invite}")
     phone.locator("#notice-choices summary").click()

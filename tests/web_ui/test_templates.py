@@ -97,7 +97,8 @@ def test_board_on_my_turn_embeds_the_legal_groups() -> None:
     assert 'hx-disabled-elt="find button"' in html
     # the stream knows the version shown, so a reconnecting page catches up
     assert f'sse-connect="/t/abc123/events?since={page.version}"' in html
-    assert 'hx-trigger="sse:update, time:due"' in html  # time:due: static/time.js
+    # time:due: static/time.js; board:retry: escoba.js, a failed board fetch tried again
+    assert 'hx-trigger="sse:update, time:due, board:retry"' in html
     assert_forms_carry_version(html, 7)
     assert_csp_friendly(html)
 

@@ -1098,6 +1098,7 @@
       var board = $("#board .board");
       if (board) animateMove(board);
       restoreFocus();
+      boardShown();
     }
     scrollChat();
   });
@@ -1115,10 +1116,48 @@
   });
 
   ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
-    document.addEventListener(name, function () {
+    document.addEventListener(name, function (event) {
       inFlight = false;
+      var elt = event.detail && event.detail.elt;
+      if (elt && elt.id === "board") retryBoard(); // the board stayed behind
     });
   });
+
+  // The board catches up with the live stream: a fetch of it that failed (the
+  // network, a restart, a 5xx), or one that came back older than the newest
+  // version the stream announced, is tried again, after 1, 2, 4… s (at most
+  // 30), until the page shows that version.
+  var boardWanted = 0;
+  var boardDelay = 0;
+  var boardTimer = null;
+
+  document.addEventListener("htmx:sseMessage", function (event) {
+    var version = Number(event.detail && event.detail.data);
+    if (version > boardWanted) boardWanted = version;
+  });
+
+  function retryBoard() {
+    if (boardTimer) return;
+    boardDelay = boardDelay ? Math.min(boardDelay * 2, 30000) : 1000;
+    boardTimer = window.setTimeout(function () {
+      boardTimer = null;
+      var board = document.getElementById("board");
+      // caught up meanwhile (another update's fetch): nothing to fetch
+      if (board && window.htmx && behind()) window.htmx.trigger(board, "board:retry");
+      else boardDelay = 0;
+    }, boardDelay);
+  }
+
+  function behind() {
+    var board = $("#board .board");
+    var shown = Number(board && board.getAttribute("data-version"));
+    return !shown || shown < boardWanted;
+  }
+
+  function boardShown() {
+    if (boardWanted && behind()) retryBoard();
+    else boardDelay = 0;
+  }
 
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail && event.detail.elt;
