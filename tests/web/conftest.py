@@ -20,8 +20,9 @@ from escoba.web.clock import ManualClock
 from escoba.web.db import migrate
 from escoba.web.settings import Settings
 
+from .recording import Recorder
 from .schema_check import watch_api_responses
-from .servers import free_port
+from .servers import in_thread
 
 PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
@@ -110,36 +111,36 @@ def site(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
 
 
 @pytest.fixture
+def quiet_settings(settings: Settings) -> Settings:
+    """No sweep of notices of its own: time-based notices only when a test sweeps."""
+    return settings.model_copy(update={"notice_sweep_seconds": 0})
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    """A notices' channel that keeps what it is told (tests/web/recording.py)."""
+    return Recorder()
+
+
+@pytest.fixture
+def recorded_client(
+    quiet_settings: Settings, clock: ManualClock, recorder: Recorder
+) -> Iterator[TestClient]:
+    """The app whose notices go to `recorder` alone."""
+    app = create_app(
+        quiet_settings, clock=clock, rng=random.Random(7), brain=first_legal, channels=[recorder]
+    )
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
 def live_server(db_url: str, clock: ManualClock) -> Iterator[str]:
     """The app served by a real uvicorn on a free local port, with robots that
     play on their own in the background (no delay)."""
-    import threading
-    import time
-
-    import uvicorn
-
     settings = Settings(
         database_url=db_url, robot_inline=False, robot_delay=0, secret_key="test-secret"
     )
     app = create_app(settings, clock=clock, rng=random.Random(3), brain=first_legal)
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="on",
-            timeout_graceful_shutdown=1,
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=20)
+    with in_thread(app) as url:
+        yield url

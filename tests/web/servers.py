@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
@@ -25,6 +26,34 @@ from escoba.web.db import migrate
 from escoba.web.settings import Settings
 
 PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
+
+
+@contextmanager
+def in_thread(app: Any) -> Iterator[str]:
+    """`app` served by a real uvicorn in a thread of this process, on a free
+    local port, with its lifespan (robots, dispatcher): its base URL."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=1,
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    if not wait_until(lambda: server.started or not thread.is_alive(), 20) or not server.started:
+        raise RuntimeError("the test server did not start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
 
 
 def free_port() -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
 
 import pytest
@@ -24,25 +24,8 @@ TURN, ROUND, END, CHAT = NoticeKind.TURN, NoticeKind.ROUND, NoticeKind.END, Noti
 
 
 @pytest.fixture
-def quiet_settings(settings: Settings) -> Settings:
-    """No sweep of its own: time-based notices only when a test sweeps."""
-    return settings.model_copy(update={"notice_sweep_seconds": 0})
-
-
-@pytest.fixture
-def recorder() -> Recorder:
-    return Recorder()
-
-
-@pytest.fixture
-def client(
-    quiet_settings: Settings, clock: ManualClock, recorder: Recorder
-) -> Iterator[TestClient]:
-    app = create_app(
-        quiet_settings, clock=clock, rng=random.Random(7), brain=first_legal, channels=[recorder]
-    )
-    with TestClient(app) as client:
-        yield client
+def client(recorded_client: TestClient) -> TestClient:
+    return recorded_client
 
 
 def _news(client: TestClient, recorder: Recorder) -> list[Told]:

@@ -25,31 +25,15 @@ from escoba.web.settings import Settings
 from .conftest import first_legal
 from .helpers import Player, create, join, service_of
 from .recording import Recorder, Told, dispatcher_of, heard, seat_id, told
-from .servers import free_port, wait_until
+from .servers import in_thread, wait_until
 
 TURN, WARNING = NoticeKind.TURN, NoticeKind.WARNING
 ABSENCE, EXPIRY, END = NoticeKind.ABSENCE, NoticeKind.EXPIRY, NoticeKind.END
 
 
 @pytest.fixture
-def quiet_settings(settings: Settings) -> Settings:
-    return settings.model_copy(update={"notice_sweep_seconds": 0})
-
-
-@pytest.fixture
-def recorder() -> Recorder:
-    return Recorder()
-
-
-@pytest.fixture
-def client(
-    quiet_settings: Settings, clock: ManualClock, recorder: Recorder
-) -> Iterator[TestClient]:
-    app = create_app(
-        quiet_settings, clock=clock, rng=random.Random(7), brain=first_legal, channels=[recorder]
-    )
-    with TestClient(app) as client:
-        yield client
+def client(recorded_client: TestClient) -> TestClient:
+    return recorded_client
 
 
 def _swept(client: TestClient, recorder: Recorder) -> list[Told]:
@@ -289,29 +273,12 @@ class Server:
 
 @pytest.fixture
 def server(quiet_settings: Settings, clock: ManualClock, recorder: Recorder) -> Iterator[Server]:
-    import uvicorn
-
     settings = quiet_settings.model_copy(update={"robot_inline": False, "robot_delay": 0})
     app = create_app(
         settings, clock=clock, rng=random.Random(3), brain=first_legal, channels=[recorder]
     )
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="on",
-            timeout_graceful_shutdown=1,
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    assert wait_until(lambda: server.started or not thread.is_alive(), 20) and server.started
-    yield Server(f"http://127.0.0.1:{port}", app)
-    server.should_exit = True
-    thread.join(timeout=20)
+    with in_thread(app) as url:
+        yield Server(url, app)
 
 
 def _listen(

@@ -5,6 +5,7 @@ with, and the endpoint checks on their own."""
 from __future__ import annotations
 
 import ipaddress
+import logging
 import threading
 
 import pytest
@@ -120,6 +121,18 @@ def test_the_contact_defaults_to_the_site(db_url: str) -> None:
     for wrong in ("ops@escoba.example", "http://escoba.example", "mailto:nobody"):
         with pytest.raises(ValueError, match="VAPID_SUBJECT"):
             subject_of(Settings(database_url=db_url, vapid_subject=wrong))
+
+
+def test_a_missing_contact_is_warned_of(db_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The fallback contact reaches nobody (Apple refuses it): say to set one."""
+    with caplog.at_level(logging.WARNING, logger="escoba.push"):
+        subject_of(Settings(database_url=db_url))
+    assert any("ESCOBA_VAPID_SUBJECT" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="escoba.push"):
+        subject_of(Settings(database_url=db_url, vapid_subject="mailto:ops@escoba.example"))
+        subject_of(Settings(database_url=db_url, base_url="https://escoba.example"))
+    assert not caplog.records
 
 
 def test_a_token_is_signed_for_each_push_service_and_reused(db: Database) -> None:

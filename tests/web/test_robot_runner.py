@@ -22,7 +22,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from escoba import engine as eng
 from escoba.web.app import create_app
@@ -33,7 +32,7 @@ from escoba.web.settings import Settings
 
 from .conftest import first_legal
 from .helpers import run_async
-from .servers import Server, free_port, wait_until
+from .servers import Server, in_thread, wait_until
 
 
 @contextmanager
@@ -47,21 +46,8 @@ def served(db_url: str, delay: float) -> Iterator[tuple[str, Any]]:
         rate_limits=False,
     )
     app = create_app(settings, rng=random.Random(11), brain=first_legal)
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}", app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
+    with in_thread(app) as url:
+        yield url, app
 
 
 def robot_table(client: httpx.Client, robots: list[str]) -> tuple[str, dict[str, str]]:

@@ -11,6 +11,7 @@ import os
 import signal
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
@@ -207,7 +208,7 @@ def close_on_exit_signals(broker: Broker, loop: asyncio.AbstractEventLoop) -> Ca
     return undo
 
 
-class EventStream(Response):
+class EventStream(Response, ABC):
     """A `text/event-stream` written straight to the ASGI server (per event,
     one wake-up and one send): its head, then `_events` until the client
     leaves; the stream place of `client` (`Broker.admit`) is given back when
@@ -239,8 +240,50 @@ class EventStream(Response):
             return
         await self._events(receive, send)
 
+    @abstractmethod
     async def _events(self, receive: Any, send: Any) -> None:
-        raise NotImplementedError
+        """The stream's body, until the client leaves (`_pump` does the rest)."""
+
+    async def _pump(
+        self, receive: Any, send: Any, sub: Subscription, news: Callable[[], bytes | None]
+    ) -> None:
+        """Send `sub`'s events until the client leaves: when it has news,
+        `news()` gives the event to send (b"": none; None: end the stream,
+        the browser reconnects), and a ping when the broker asks for one."""
+
+        async def watch_disconnect() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            sub.closed = True
+            sub.wake.set()
+
+        watcher = asyncio.get_running_loop().create_task(watch_disconnect())
+        try:
+            await send(
+                {"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True}
+            )
+            while True:
+                await sub.wake.wait()
+                sub.wake.clear()
+                if sub.closed:
+                    break
+                body = b""
+                if sub.pending:
+                    sub.pending = False
+                    update = news()
+                    if update is None:
+                        break
+                    body = update
+                if sub.ping:
+                    sub.ping = False
+                    body += b": ping\n\n"
+                if body:
+                    sub.last_sent = time.monotonic()
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+            with suppress(Exception):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            watcher.cancel()
 
 
 class LiveStream(EventStream):
@@ -284,34 +327,10 @@ class LiveStream(EventStream):
                 sub.pending = True
                 sub.wake.set()
 
-        async def watch_disconnect() -> None:
-            while (await receive())["type"] != "http.disconnect":
-                pass
-            sub.closed = True
-            sub.wake.set()
+        def news() -> bytes:
+            return b"event: update\nid: %d\ndata: %d\n\n" % (sub.version, sub.version)
 
-        watcher = asyncio.get_running_loop().create_task(watch_disconnect())
         try:
-            await send(
-                {"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True}
-            )
-            while True:
-                await sub.wake.wait()
-                sub.wake.clear()
-                if sub.closed:
-                    break
-                body = b""
-                if sub.pending:
-                    sub.pending = False
-                    body = b"event: update\nid: %d\ndata: %d\n\n" % (sub.version, sub.version)
-                if sub.ping:
-                    sub.ping = False
-                    body += b": ping\n\n"
-                if body:
-                    sub.last_sent = time.monotonic()
-                    await send({"type": "http.response.body", "body": body, "more_body": True})
-            with suppress(Exception):
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            await self._pump(receive, send, sub, news)
         finally:
-            watcher.cancel()
             self.broker.detach(self.table_id, sub)

@@ -8,11 +8,8 @@ if the list changed meanwhile."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from collections.abc import Callable
-from contextlib import suppress
 from typing import Any
 
 from escoba.web.live import Broker, EventStream
@@ -41,49 +38,27 @@ class ListStream(EventStream):
         watched = set(ids)
         sub = self.broker.attach_many(watched)
         sent = self.since if self.since is not None else mark
-
-        async def watch_disconnect() -> None:
-            while (await receive())["type"] != "http.disconnect":
-                pass
-            sub.closed = True
+        if mark != sent:  # it changed since the page was made
+            sub.pending = True
             sub.wake.set()
 
-        watcher = asyncio.get_running_loop().create_task(watch_disconnect())
+        def news() -> bytes | None:
+            nonlocal sent
+            try:
+                mark, ids = self.mark()
+            except Exception:  # the database is away: the browser reconnects
+                log.warning("my tables stream ended: no mark", exc_info=True)
+                return None
+            new = set(ids) - watched
+            if new:  # a table joined the list: hear it too
+                self.broker.attach_many(new, sub)
+                watched.update(new)
+            if mark == sent:
+                return b""
+            sent = mark
+            return b"event: update\nid: %d\ndata: %d\n\n" % (mark, mark)
+
         try:
-            await send(
-                {"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True}
-            )
-            if mark != sent:  # it changed since the page was made
-                sub.pending = True
-                sub.wake.set()
-            while True:
-                await sub.wake.wait()
-                sub.wake.clear()
-                if sub.closed:
-                    break
-                body = b""
-                if sub.pending:
-                    sub.pending = False
-                    try:
-                        mark, ids = self.mark()
-                    except Exception:  # the database is away: the browser reconnects
-                        log.warning("my tables stream ended: no mark", exc_info=True)
-                        break
-                    new = set(ids) - watched
-                    if new:  # a table joined the list: hear it too
-                        self.broker.attach_many(new, sub)
-                        watched |= new
-                    if mark != sent:
-                        sent = mark
-                        body = b"event: update\nid: %d\ndata: %d\n\n" % (mark, mark)
-                if sub.ping:
-                    sub.ping = False
-                    body += b": ping\n\n"
-                if body:
-                    sub.last_sent = time.monotonic()
-                    await send({"type": "http.response.body", "body": body, "more_body": True})
-            with suppress(Exception):
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            await self._pump(receive, send, sub, news)
         finally:
-            watcher.cancel()
             self.broker.detach_many(watched, sub)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
 import threading
 import time
 from urllib.parse import urlsplit
@@ -30,6 +31,8 @@ SECRET_NAME = "vapid"
 #: a token's life (RFC 8292: at most 24 h), and when a new one is signed
 TOKEN_SECONDS = 12 * 3600
 RENEW_SECONDS = 3600
+log = logging.getLogger("escoba.push")
+
 DEFAULT_SUBJECT = "mailto:escoba@localhost"
 
 
@@ -73,13 +76,20 @@ def new_private_key() -> str:
 
 
 def subject_of(settings: Settings) -> str:
-    """The contact: ESCOBA_VAPID_SUBJECT, else the site's https origin,
-    else a placeholder (some push services refuse it: set one)."""
+    """The contact: ESCOBA_VAPID_SUBJECT, else the site's https origin, else
+    DEFAULT_SUBJECT, which reaches nobody and which Apple's push service
+    refuses: the start then logs a warning saying to set one."""
     subject = settings.vapid_subject.strip()
     if not subject:
         base = urlsplit(settings.base_url)
         has_origin = base.scheme == "https" and base.netloc
         subject = f"https://{base.netloc}" if has_origin else DEFAULT_SUBJECT
+        if not has_origin:
+            log.warning(
+                "no VAPID contact: set ESCOBA_VAPID_SUBJECT (mailto: or https:); "
+                "Apple's push service refuses %s",
+                DEFAULT_SUBJECT,
+            )
     mail = subject.startswith("mailto:") and "@" in subject
     web = subject.startswith("https://") and bool(urlsplit(subject).netloc)
     if not (mail or web) or any(c <= " " for c in subject):
