@@ -367,17 +367,22 @@ def test_a_subscription_the_push_service_replaced_is_sent_again_for_every_table(
                }""",
             renewed,
         )
-        page.wait_for_function(
-            """() => caches.open("escoba-push-v1").then(c => c.match("/push/state.json"))
-                 .then(r => r.json()).then(s => s.endpoint.endsWith("/renewed"))"""
+        # Polled inside one evaluate: wait_for_function takes a Promise for a
+        # truthy answer and would not wait (microsoft/playwright#29132).
+        state = page.evaluate(
+            """async () => {
+                 for (let tries = 0; tries < 300; tries++) {
+                   const cache = await caches.open("escoba-push-v1");
+                   const state = await (await cache.match("/push/state.json")).json();
+                   if (state.endpoint.endsWith("/renewed")) return state;
+                   await new Promise(done => setTimeout(done, 50));
+                 }
+                 return null;
+               }"""
         )
+        assert state == {"endpoint": renewed["endpoint"], "tables": [first, second]}
         assert sorted(routes.sent) == sorted(
             [(f"/t/{first}/push", renewed), (f"/t/{second}/push", renewed)]
         )
-        state = page.evaluate(
-            """() => caches.open("escoba-push-v1").then(c => c.match("/push/state.json"))
-                 .then(r => r.json())"""
-        )
-        assert state == {"endpoint": renewed["endpoint"], "tables": [first, second]}
     finally:
         context.close()
