@@ -23,8 +23,8 @@ from escoba.names import (
     AND,
     Design,
     card_name,
-    cards_phrase,
     the_card,
+    the_cards,
 )
 from escoba.web.pages import TablePage
 from escoba.web.settings import DEFAULT_LIMITS
@@ -237,13 +237,13 @@ def describe_play(
     if action.kind == "claim":
         text = _("%(who)s lleva el 15: %(cards)s") % {
             "who": who,
-            "cards": cards_phrase(action.cards, design, lang),
+            "cards": the_cards(action.cards, design, lang),
         }
     elif action.cards:
         text = _("%(who)s juega %(card)s y lleva %(cards)s") % {
             "who": who,
             "card": the_card(action.card, design, lang),
-            "cards": cards_phrase(action.cards, design, lang),
+            "cards": the_cards(action.cards, design, lang),
         }
     else:
         text = _("%(who)s deja %(card)s en la mesa") % {
@@ -378,7 +378,7 @@ def board_model(
         double = " (¡ESCOBA DOBLE!)" if take.escobas >= 2 else " (¡ESCOBA!)"
         line = _text(_("%(who)s reparte y se lleva la mesa: %(cards)s")) % {
             "who": _name(names, take.seat, lang),
-            "cards": cards_phrase(take.cards, design, lang),
+            "cards": the_cards(take.cards, design, lang),
         }
         recent = (*recent, line + double)
     winners = view.result.winners if view.result is not None else ()
