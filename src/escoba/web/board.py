@@ -91,6 +91,12 @@ class SummaryRow:
     total: int
     is_yours: bool
     is_winner: bool
+    # what each line gave (the engine's scoring): they add up to `points`
+    points_escobas: int = 0
+    points_cards: int = 0
+    points_diamonds: int = 0
+    points_sevens: int = 0
+    points_seven_of_diamonds: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +279,11 @@ def _round_table(
             total=summary.totals[side],
             is_yours=view.my_side == side,
             is_winner=side in winners,
+            points_escobas=score.points_escobas,
+            points_cards=score.points_cards,
+            points_diamonds=score.points_diamonds,
+            points_sevens=score.points_sevens,
+            points_seven_of_diamonds=score.points_seven_of_diamonds,
         )
         for side, score in enumerate(summary.scores)
     )
