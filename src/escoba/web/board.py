@@ -14,6 +14,7 @@ from typing import Final
 
 from markupsafe import Markup, escape
 
+from escoba.bots import SEATABLE
 from escoba.engine import Claim, Phase, Play, View
 from escoba.engine.cards import NOTATION, VALUE
 from escoba.engine.seats import seats_of_side
@@ -77,6 +78,7 @@ class SeatPanel:
     is_partner: bool
     absent: bool
     flash: str | None  # «¡ESCOBA!» or «¡ESCOBA DOBLE!» when it just happened
+    robot_level: str | None = None  # how well the robot of the seat plays (RobotInfo.level)
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +321,11 @@ def board_model(
     _ = translations(lang).gettext
     names = _names_shown(page, lang)
     robots = {s.game_seat for s in page.seats if s.is_robot and s.game_seat is not None}
+    levels = {
+        s.game_seat: SEATABLE[s.robot].level
+        for s in page.seats
+        if s.robot is not None and s.robot in SEATABLE and s.game_seat is not None
+    }
     flashes = _flash_seats(view)
     partner = None
     if view.seat is not None and view.players == 4:
@@ -338,6 +345,7 @@ def board_model(
             is_partner=info.seat == partner,
             absent=info.seat == page.absent_seat,
             flash=flashes.get(info.seat),
+            robot_level=levels.get(info.seat),
         )
         for info in view.seats
     )
