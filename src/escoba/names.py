@@ -240,3 +240,12 @@ def the_card(card: int, design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LAN
     w = words(design, lang)
     article = w.articles[1] if value in w.feminine else w.articles[0]
     return f"{article} {card_name(card, design, lang)}"
+
+
+def the_cards(
+    cards: tuple[int, ...] | list[int], design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG
+) -> str:
+    """Cards named with their articles, as a sentence says them: «el 4 de
+    picas y el 6 de picas», «a dama de ouros e o 7 de paus», «the 4 of
+    spades and the 6 of spades» (the play log: «lleva el 4 de picas…»)."""
+    return and_list([the_card(c, design, lang) for c in cards], lang)

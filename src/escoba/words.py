@@ -300,6 +300,14 @@ CATALOG: Final[Mapping[str, Message]] = {
         "%(robots)s son robots: juegan solos y enseguida.",
         by="count",
     ),
+    # how well each robot plays (escoba.bots.RobotInfo.level): a word beside its
+    # name («Tito · aprende») and a short description
+    "robot_level_learning": sentence("aprende"),
+    "robot_level_good": sentence("buena"),
+    "robot_level_strong": sentence("fuerte"),
+    "robot_about_learning": sentence("Aprende a jugar: a veces no ve un 15, o no elige el mejor."),
+    "robot_about_good": sentence("Juega bien: mira qué le deja en la mesa al siguiente."),
+    "robot_about_strong": sentence("Juega fuerte: lleva la cuenta de las cartas que faltan salir."),
     "invite_next": sentence("Qué pasa ahora"),
     "invite_step_join": sentence("Escribe tu nombre y toca SENTARME."),
     "invite_step_start": sentence("%(name)s toca EMPEZAR cuando estén todos."),

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import Final, Literal
 
 from escoba.bots.base import NotMyTurn, Robot
 from escoba.bots.carmen import Carmen
@@ -46,24 +46,37 @@ ROBOTS: dict[str, Callable[[], Robot]] = {
 }
 
 
+#: How well a seatable robot plays, weakest first (README: the tournament's
+#: figures): Tito is learning, Carmen plays well, Luna plays strong.
+RobotLevel = Literal["learning", "good", "strong"]
+LEVELS: Final[tuple[RobotLevel, ...]] = ("learning", "good", "strong")
+
+
 @dataclass(frozen=True, slots=True)
 class RobotInfo:
     """A robot a table's creator may seat. `key` is what the database stores
     and the API sends ("luna"); `display_name` is what players read ("Luna",
-    a name: never translated); `make` builds one."""
+    a name: never translated); `level` says how well it plays, as a code the
+    pages turn into words (`escoba.words`: `robot_level_<level>`, a word
+    beside the name, and `robot_about_<level>`, a short description); `make`
+    builds one."""
 
     key: str
     display_name: str
+    level: RobotLevel
     make: Callable[[], Robot]
 
 
-def _info(robot: type[Carmen | Tito | Luna]) -> RobotInfo:
-    return RobotInfo(key=robot.name, display_name=robot.display_name, make=robot)
+def _info(robot: type[Carmen | Tito | Luna], level: RobotLevel) -> RobotInfo:
+    return RobotInfo(key=robot.name, display_name=robot.display_name, level=level, make=robot)
 
 
 #: The robots a table's creator may seat, by key, in the order offered.
 SEATABLE: Final[Mapping[str, RobotInfo]] = MappingProxyType(
-    {info.key: info for info in (_info(Carmen), _info(Tito), _info(Luna))}
+    {
+        info.key: info
+        for info in (_info(Carmen, "good"), _info(Tito, "learning"), _info(Luna, "strong"))
+    }
 )
 #: Their keys, in that order (for a schema's enum or a form's choices).
 SEATABLE_KEYS: Final[tuple[str, ...]] = tuple(SEATABLE)

@@ -4,6 +4,7 @@ and the results of leaving and absence in «The table around the game»)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from escoba.engine.cards import IS_DIAMOND, SEVEN_OF_DIAMONDS, VALUE, Card
 from escoba.engine.seats import side_count, side_of
@@ -51,23 +52,21 @@ def score_round(
 
     out = []
     for s in range(n_sides):
-        p7d = 1 if seven_d[s] else 0
-        points = escobas[s] + pts_cards[s] + pts_diamonds[s] + p7d + pts_sevens[s]
-        out.append(
-            SideScore(
-                escobas=escobas[s],
-                cards=cards[s],
-                diamonds=diamonds[s],
-                sevens=sevens[s],
-                seven_of_diamonds=seven_d[s],
-                points=points,
-                points_escobas=escobas[s],
-                points_cards=pts_cards[s],
-                points_diamonds=pts_diamonds[s],
-                points_seven_of_diamonds=p7d,
-                points_sevens=pts_sevens[s],
-            )
+        score = SideScore(
+            escobas=escobas[s],
+            cards=cards[s],
+            diamonds=diamonds[s],
+            sevens=sevens[s],
+            seven_of_diamonds=seven_d[s],
+            points=0,
+            points_escobas=escobas[s],
+            points_cards=pts_cards[s],
+            points_diamonds=pts_diamonds[s],
+            points_seven_of_diamonds=1 if seven_d[s] else 0,
+            points_sevens=pts_sevens[s],
         )
+        # the round's points are the sum of its lines, as the summary shows them
+        out.append(replace(score, points=sum(score.line_points)))
     return tuple(out)
 
 

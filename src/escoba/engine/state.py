@@ -105,6 +105,19 @@ class SideScore:
     points_seven_of_diamonds: int = 0
     points_sevens: int = 0
 
+    @property
+    def line_points(self) -> tuple[int, int, int, int, int]:
+        """The points of each line of the round summary, in its order
+        (escobas, cards, diamonds, the 7 of diamonds, sevens): they add up to
+        `points`, so the summary shows what each line gave, not only counts."""
+        return (
+            self.points_escobas,
+            self.points_cards,
+            self.points_diamonds,
+            self.points_seven_of_diamonds,
+            self.points_sevens,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "escobas": self.escobas,

@@ -14,6 +14,7 @@ from typing import Final
 
 from markupsafe import Markup, escape
 
+from escoba.bots import SEATABLE
 from escoba.engine import Claim, Phase, Play, View
 from escoba.engine.cards import NOTATION, VALUE
 from escoba.engine.seats import seats_of_side
@@ -23,8 +24,8 @@ from escoba.names import (
     AND,
     Design,
     card_name,
-    cards_phrase,
     the_card,
+    the_cards,
 )
 from escoba.web.pages import TablePage
 from escoba.web.settings import DEFAULT_LIMITS
@@ -77,6 +78,7 @@ class SeatPanel:
     is_partner: bool
     absent: bool
     flash: str | None  # «¡ESCOBA!» or «¡ESCOBA DOBLE!» when it just happened
+    robot_level: str | None = None  # how well the robot of the seat plays (RobotInfo.level)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,12 @@ class SummaryRow:
     total: int
     is_yours: bool
     is_winner: bool
+    # what each line gave (the engine's scoring): they add up to `points`
+    points_escobas: int = 0
+    points_cards: int = 0
+    points_diamonds: int = 0
+    points_sevens: int = 0
+    points_seven_of_diamonds: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,13 +245,13 @@ def describe_play(
     if action.kind == "claim":
         text = _("%(who)s lleva el 15: %(cards)s") % {
             "who": who,
-            "cards": cards_phrase(action.cards, design, lang),
+            "cards": the_cards(action.cards, design, lang),
         }
     elif action.cards:
         text = _("%(who)s juega %(card)s y lleva %(cards)s") % {
             "who": who,
             "card": the_card(action.card, design, lang),
-            "cards": cards_phrase(action.cards, design, lang),
+            "cards": the_cards(action.cards, design, lang),
         }
     else:
         text = _("%(who)s deja %(card)s en la mesa") % {
@@ -273,6 +281,11 @@ def _round_table(
             total=summary.totals[side],
             is_yours=view.my_side == side,
             is_winner=side in winners,
+            points_escobas=score.points_escobas,
+            points_cards=score.points_cards,
+            points_diamonds=score.points_diamonds,
+            points_sevens=score.points_sevens,
+            points_seven_of_diamonds=score.points_seven_of_diamonds,
         )
         for side, score in enumerate(summary.scores)
     )
@@ -308,6 +321,11 @@ def board_model(
     _ = translations(lang).gettext
     names = _names_shown(page, lang)
     robots = {s.game_seat for s in page.seats if s.is_robot and s.game_seat is not None}
+    levels = {
+        s.game_seat: SEATABLE[s.robot].level
+        for s in page.seats
+        if s.robot is not None and s.robot in SEATABLE and s.game_seat is not None
+    }
     flashes = _flash_seats(view)
     partner = None
     if view.seat is not None and view.players == 4:
@@ -327,6 +345,7 @@ def board_model(
             is_partner=info.seat == partner,
             absent=info.seat == page.absent_seat,
             flash=flashes.get(info.seat),
+            robot_level=levels.get(info.seat),
         )
         for info in view.seats
     )
@@ -378,7 +397,7 @@ def board_model(
         double = " (¡ESCOBA DOBLE!)" if take.escobas >= 2 else " (¡ESCOBA!)"
         line = _text(_("%(who)s reparte y se lleva la mesa: %(cards)s")) % {
             "who": _name(names, take.seat, lang),
-            "cards": cards_phrase(take.cards, design, lang),
+            "cards": the_cards(take.cards, design, lang),
         }
         recent = (*recent, line + double)
     winners = view.result.winners if view.result is not None else ()

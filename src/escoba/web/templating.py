@@ -120,6 +120,7 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         diamonds_word=lambda design: diamonds_word(design, lang),
         seven_of_diamonds_name=lambda design: seven_of_diamonds_name(design, lang),
         robot_labels={key: robot.display_name for key, robot in SEATABLE.items()},
+        robot_levels={key: robot.level for key, robot in SEATABLE.items()},
         who=lambda name, robot=False: who(name, robot, lang),
         who_list=lambda seats, marks=True: and_list(
             [who(s.name, marks and s.is_robot, lang) for s in seats], lang
