@@ -21,7 +21,17 @@ from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from escoba.web import api, apidocs, assets, device_routes, email_routes, install, ops, routes
+from escoba.web import (
+    api,
+    apidocs,
+    assets,
+    device_routes,
+    email_routes,
+    install,
+    ops,
+    routes,
+    story_routes,
+)
 from escoba.web.bridges import Hub, make_bridge
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.command_path import RobotBrain
@@ -297,6 +307,7 @@ def create_app(
     app.include_router(email_routes.api_router)
     app.include_router(apidocs.router)
     app.include_router(routes.router)
+    app.include_router(story_routes.router)
     app.include_router(email_routes.router)
     app.include_router(push_routes.router)
     app.include_router(device_routes.router)
