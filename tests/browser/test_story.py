@@ -139,6 +139,17 @@ def test_a_round_replayed_step_by_step_with_the_keyboard(
             check_axe(other, "replay: a bad step")
         finally:
             watcher.close()
+        # on a phone, the controls and the table after the play fit the screen
+        phone = new_context(browser)
+        try:
+            small = phone.new_page()
+            small.goto(f"{server.url}/t/{seat.invite}/ronda/1?paso=3")
+            expect(small.locator("#replay-next")).to_be_in_viewport()
+            expect(small.locator(".replay-felt")).to_be_in_viewport()
+            check_axe(small, "replay on a phone")
+            shot(small, "replay-phone")
+        finally:
+            phone.close()
     finally:
         context.close()
 
