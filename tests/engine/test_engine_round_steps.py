@@ -22,7 +22,7 @@ from escoba.engine import (
     start_next_round,
     to_record,
 )
-from escoba.engine.cards import NOTATION
+from escoba.engine.cards import CARDS, NOTATION
 from escoba.engine.round_steps import RoundStep, round_story
 
 
@@ -114,3 +114,21 @@ def test_a_round_that_does_not_follow_the_rules_is_refused() -> None:
     if summary.leftover.seat is not None and summary.leftover.cards:
         with pytest.raises(RecordError):
             round_story(wrong_end, 2, state.rules)
+
+
+def test_a_deal_that_takes_the_table_is_its_first_step() -> None:
+    """The first four cards make 15: the dealer takes them (¡ESCOBA!) and the
+    replay's deal step shows them taken, the table left empty."""
+    table = [CARDS[0], CARDS[4], CARDS[8], CARDS[32]]  # 1 + 2 + 3 + 9 = 15
+    rest = [c for c in CARDS if c not in table]
+    deck = [*rest[:6], *table, *rest[6:]]
+    rng = random.Random(2)
+    state = new_game(RuleSet(target=21), 2, deck)
+    while state.phase is Phase.PLAYING:
+        state, _ = apply(state, state.round.turn, rng.choice(legal_actions(state)))
+    story = round_story(state.finished_rounds[0], 2, state.rules)
+    deal = story.steps[0]
+    assert deal.kind == "deal" and deal.seat == 0
+    assert sorted(deal.taken) == sorted(table) and deal.escobas == 1
+    assert deal.table == () and sorted(deal.table_before) == sorted(table)
+    assert deal.piles == (4, 0) and deal.seat_escobas == (1, 0)
