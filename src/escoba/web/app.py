@@ -21,17 +21,7 @@ from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from escoba.web import (
-    api,
-    apidocs,
-    assets,
-    device_routes,
-    email_routes,
-    install,
-    ops,
-    routes,
-    story_routes,
-)
+from escoba.web import api, apidocs, assets, device_routes, email_routes, install, ops, routes
 from escoba.web.bridges import Hub, make_bridge
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.command_path import RobotBrain
@@ -51,6 +41,7 @@ from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
+from escoba.web.story_routes import router as story_router
 from escoba.words import say
 
 log = logging.getLogger("escoba.web")
@@ -307,7 +298,7 @@ def create_app(
     app.include_router(email_routes.api_router)
     app.include_router(apidocs.router)
     app.include_router(routes.router)
-    app.include_router(story_routes.router)
+    app.include_router(story_router)
     app.include_router(email_routes.router)
     app.include_router(push_routes.router)
     app.include_router(device_routes.router)
