@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -28,7 +27,7 @@ from escoba.i18n import translations
 from escoba.names import Design, cards_phrase
 from escoba.web.board import and_list, describe_action, who
 from escoba.web.errors import NotFound, ServiceError
-from escoba.web.routes import VisitDep, error_page, html_response, refusal
+from escoba.web.routes import Visit, VisitDep, error_page, html_response, refusal
 from escoba.web.story import RoundReplay
 from escoba.web.templating import render_page
 
@@ -182,7 +181,7 @@ def _whole_number(text: str | None, default: int) -> int | None:
     return int(text)
 
 
-def _not_found(here: Any, code: str) -> HTMLResponse:
+def _not_found(here: Visit, code: str) -> HTMLResponse:
     exc = NotFound(code)
     return error_page(
         here.refusal_text(exc),
