@@ -167,6 +167,13 @@ CATALOG: Final[Mapping[str, Message]] = {
     "self_absence": sentence("Eres tú quien tiene el turno: juega una carta."),
     "not_finished": sentence("La partida todavía no terminó."),
     "record_not_ready": sentence("El registro se descarga cuando la partida termina."),
+    # the replay of a round (escoba.web.story_routes)
+    "no_round_title": sentence("No hay repetición"),
+    "no_round": sentence(
+        "Solo se pueden repetir las rondas terminadas de la partida en juego, "
+        "y esa no lo es. Vuelve a la mesa: el resumen de cada ronda lleva a su repetición."
+    ),
+    "no_step": sentence("Esa jugada no está en la repetición de la ronda."),
     "no_rematch": sentence(
         "No hay revancha después de un abandono, una ausencia o una mesa vencida."
     ),

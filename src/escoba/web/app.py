@@ -41,6 +41,7 @@ from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
+from escoba.web.story_routes import router as story_router
 from escoba.words import say
 
 log = logging.getLogger("escoba.web")
@@ -297,6 +298,7 @@ def create_app(
     app.include_router(email_routes.api_router)
     app.include_router(apidocs.router)
     app.include_router(routes.router)
+    app.include_router(story_router)
     app.include_router(email_routes.router)
     app.include_router(push_routes.router)
     app.include_router(device_routes.router)

@@ -18,7 +18,7 @@ from escoba.bots import SEATABLE
 from escoba.engine import Claim, Phase, Play, View
 from escoba.engine.cards import NOTATION, VALUE
 from escoba.engine.seats import seats_of_side
-from escoba.engine.state import RoundSummary
+from escoba.engine.state import RoundAction, RoundSummary
 from escoba.i18n import translations
 from escoba.names import (
     AND,
@@ -27,8 +27,9 @@ from escoba.names import (
     the_card,
     the_cards,
 )
-from escoba.web.pages import TablePage
+from escoba.web.pages import RoundPoints, TablePage
 from escoba.web.settings import DEFAULT_LIMITS
+from escoba.web.story import series_names
 from escoba.words import Limits, say_html, say_result_html
 
 RECENT_PLAYS: Final = 6
@@ -126,6 +127,17 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class GameRounds:
+    """The points of every finished round of the game, per side (the game's
+    end shows them): `labels` name the sides, `winners` the sides that won."""
+
+    labels: tuple[Markup, ...]
+    rows: tuple[RoundPoints, ...]
+    winners: tuple[int, ...]
+    yours: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
     """One viewer's board, ready for the templates."""
 
@@ -149,6 +161,8 @@ class Board:
     winners_text: Markup | None
     spectator: bool
     move: Move | None = None
+    rounds: GameRounds | None = None
+    series: tuple[tuple[Markup, int], ...] = ()  # «Serie»: who, games won
 
     @property
     def claim_groups_json(self) -> str:
@@ -236,11 +250,17 @@ def describe_play(
     view: View, names: tuple[Markup, ...], index: int, design: Design, lang: str = "es"
 ) -> Markup:
     """One line of «últimas jugadas», in the viewer's deck design."""
+    return describe_action(view.history[index], names, design, lang)
+
+
+def describe_action(
+    action: RoundAction, names: tuple[Markup, ...], design: Design, lang: str = "es"
+) -> Markup:
+    """A play of a round in words (the play log, the replay of a round)."""
 
     def _(message: str) -> Markup:
         return _text(translations(lang).gettext(message))
 
-    action = view.history[index]
     who = _name(names, action.seat, lang)
     if action.kind == "claim":
         text = _("%(who)s lleva el 15: %(cards)s") % {
@@ -429,6 +449,39 @@ def board_model(
         ),
         spectator=view.seat is None,
         move=_move(view),
+        rounds=(
+            GameRounds(
+                labels=tuple(side_label(s, view, names, lang) for s in range(view.sides)),
+                rows=page.rounds,
+                winners=winners,
+                yours=view.my_side,
+            )
+            if page.rounds
+            else None
+        ),
+        series=_series(page, view, lang),
+    )
+
+
+def _series(page: TablePage, view: View, lang: str) -> tuple[tuple[Markup, int], ...]:
+    """«Serie: Ana 2 – Tito 1»: the games won at the table, per side of the
+    game in play (each player alone when partners' counts differ)."""
+    if page.series is None:
+        return ()
+    by_seat = {s.game_seat: s for s in page.seats if s.game_seat is not None}
+    by_position = {s.position: s for s in page.seats}
+    sides = [
+        [by_seat[g].position for g in seats_of_side(side, view.players) if g in by_seat]
+        for side in range(view.sides)
+    ]
+    return tuple(
+        (
+            and_list(
+                [who(by_position[p].name, by_position[p].is_robot, lang) for p in group], lang
+            ),
+            wins,
+        )
+        for group, wins in series_names(page.series, sides)
     )
 
 

@@ -8,9 +8,8 @@ from datetime import timedelta
 
 from escoba.engine import EndReason, GameState, Phase, view
 from escoba.web.chat import read_chat
-from escoba.web.command_path import CommandPath
 from escoba.web.ending import absence_moment, absent_seat
-from escoba.web.pages import ChatLine, PageSeat, TablePage, TableStatus
+from escoba.web.pages import ChatLine, PageSeat, SeriesScore, TablePage, TableStatus
 from escoba.web.store import (
     MAX_SEATS,
     Credential,
@@ -21,10 +20,11 @@ from escoba.web.store import (
     has_game,
     names,
 )
+from escoba.web.story import StoryReads, round_points
 from escoba.words import say_result
 
 
-class PageBuilding(CommandPath):
+class PageBuilding(StoryReads):
     def page(self, invite: str, token: Credential, with_chat: bool = True) -> TablePage:
         """Everything one viewer may see of a table, and what they may do
         (without the chat when `with_chat` is false: the page's `chat` is empty)."""
@@ -33,7 +33,8 @@ class PageBuilding(CommandPath):
             chat: list[ChatLine] = []
             if with_chat:
                 chat = read_chat(conn, table.id, 0)
-            return self._page(table, find_seat(table.seats, token), chat, state)
+            series = self._series(conn, table, state)
+            return self._page(table, find_seat(table.seats, token), chat, state, series)
 
     def _page(
         self,
@@ -41,6 +42,7 @@ class PageBuilding(CommandPath):
         you: SeatRecord | None,
         chat: Sequence[ChatLine],
         state: GameState | None,
+        series: SeriesScore | None = None,
     ) -> TablePage:
         status = TableStatus(table.status)
         seats = tuple(page_seat(table, s, you) for s in table.seats)
@@ -101,6 +103,8 @@ class PageBuilding(CommandPath):
                 if status in (TableStatus.LOBBY, TableStatus.PLAYING)
                 else None
             ),
+            rounds=round_points(state),
+            series=series,
         )
 
 

@@ -41,6 +41,25 @@ class ChatLine:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundPoints:
+    """One finished round of the game: its points and the totals after it,
+    per side."""
+
+    number: int
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesScore:
+    """The games won at this table, per lobby position, counting the game in
+    play once it is over; `games` is how many games were decided."""
+
+    games: int
+    wins: tuple[tuple[int, int], ...]  # (lobby position, games won), by position
+
+
+@dataclass(frozen=True, slots=True)
 class TablePage:
     invite: str
     status: TableStatus
@@ -75,3 +94,7 @@ class TablePage:
     turn_since: datetime | None = None
     absence_at: datetime | None = None
     expires_at: datetime | None = None
+    # The game's story (escoba.web.story): the points of each finished round
+    # of the game, and the series of games at this table (after a rematch).
+    rounds: tuple[RoundPoints, ...] = ()
+    series: SeriesScore | None = None

@@ -171,7 +171,7 @@ class TableTx:
             changes["rounds"] = self.rounds_json
         if changes:
             if table.version == self._table_before[2]:
-                raise RuntimeError("a table changed without a new version")  # see _Lru use
+                raise RuntimeError("a table changed without a new version")  # see Lru use
             done = conn.execute(
                 _UPDATE_TABLE, {"key_id": table.id, "key_version": self._table_before[2], **changes}
             )
@@ -206,7 +206,7 @@ class _Moved(Exception):
     a read (PostgreSQL's READ COMMITTED): load it again."""
 
 
-class _Lru(Generic[_K, _V]):
+class Lru(Generic[_K, _V]):
     """A small thread-safe LRU map (the service's caches of committed data)."""
 
     def __init__(self, size: int) -> None:
@@ -251,14 +251,14 @@ class TableStore:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._tables: _Lru[tuple[int, int], TableRecord] = _Lru(STATE_CACHE)
-        self._states: _Lru[tuple[int, int], GameState] = _Lru(STATE_CACHE)
-        self._rounds: _Lru[tuple[int, int, int], tuple[RoundSummary, ...]] = _Lru(ROUNDS_CACHE)
+        self._tables: Lru[tuple[int, int], TableRecord] = Lru(STATE_CACHE)
+        self._states: Lru[tuple[int, int], GameState] = Lru(STATE_CACHE)
+        self._rounds: Lru[tuple[int, int, int], tuple[RoundSummary, ...]] = Lru(ROUNDS_CACHE)
         # The newest committed version this process has seen of a table, by
         # invite. Versions only grow, so a command made on an older one is
         # stale for sure: it is refused from here, without the write lock (a
         # double tap or a replayed request never queues behind the writers).
-        self._newest: _Lru[str, int] = _Lru(STATE_CACHE)
+        self._newest: Lru[str, int] = Lru(STATE_CACHE)
 
     def insert_table(
         self, conn: Connection, table: dict[str, Any], seat: dict[str, Any], log: dict[str, Any]

@@ -1,0 +1,240 @@
+"""The game's story through HTTP (issue 15, item 13): the points of every
+round and the series at the game's end, the record as a download, and the
+replay of a finished round for players and watchers, never showing a card
+that was hidden at that step; bad input gets a clear page, never a 500."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from escoba import engine as eng
+from escoba.engine.cards import NOTATION
+from escoba.names import card_name
+
+from .helpers import Player, cards_in, create, play_until_over, server_state, service_of
+
+
+def seat_page(client: TestClient, player: Player) -> None:
+    """This client's browser holds `player`'s seat (its continue link)."""
+    r = client.get(f"/t/{player.invite}/continue/{player.token}", follow_redirects=False)
+    assert r.status_code == 303
+
+
+def game_against_a_robot(client: TestClient, seed: int = 2) -> Player:
+    ana = create(client, "Ana")
+    ana.command("/robots", robot="tito")
+    ana.command("/start")
+    return ana
+
+
+def finished_game(client: TestClient, seed: int = 2) -> Player:
+    ana = game_against_a_robot(client)
+    play_until_over([ana], random.Random(seed))
+    return ana
+
+
+def until_round_over(ana: Player, rng: random.Random) -> None:
+    """Ana plays (the robot answers at once) until the first round ends."""
+    for _ in range(200):
+        table = ana.table()
+        if table["view"]["phase"] != "playing":
+            return
+        legal = table["view"]["legal_actions"]
+        if legal:
+            ana.act(rng.choice(legal))
+    raise AssertionError("the round did not end")
+
+
+def step_html(client: TestClient, invite: str, number: int, step: int) -> str:
+    r = client.get(f"/t/{invite}/ronda/{number}?paso={step}")
+    assert r.status_code == 200, r.text
+    return r.text
+
+
+def replay_block(html: str) -> str:
+    """The step itself (not the page's header): what the replay shows."""
+    start = html.index('class="replay-step"')
+    return html[start : html.index("Volver a la mesa", start)]
+
+
+def test_the_game_end_shows_every_round_s_points_and_the_record_downloads(
+    app_client: TestClient,
+) -> None:
+    ana = finished_game(app_client)
+    state = server_state(app_client, ana.invite)
+    assert state is not None and state.result is not None
+    watcher = TestClient(app_client.app)
+    page = watcher.get(f"/t/{ana.invite}").text
+    table = page[page.index('class="summary-table rounds-table"') :]
+    table = table[: table.index("</table>")]
+    rows = re.findall(r"<tr>\s*<th scope=\"row\">(.*?)</tr>", table, re.S)
+    assert len(rows) == len(state.finished_rounds)
+    for row, summary in zip(rows, state.finished_rounds, strict=True):
+        cells = [int(c) for c in re.findall(r"<td[^>]*>(\d+)</td>", row)]
+        points = [s.points for s in summary.scores]
+        expected = [n for pair in zip(points, summary.totals, strict=True) for n in pair]
+        assert cells == expected
+        assert f"/t/{ana.invite}/ronda/{summary.number}" in row
+    winner = state.result.winners[0]
+    assert table.count("is-winner") >= 2 + len(rows) * 2  # its heads and every cell
+    assert 'class="tag tag-winner"' in table
+    assert ["Ana", "Tito"][winner] in re.sub(r"<[^>]+>", "", table.split("tag-winner")[0])[-200:]
+
+    assert f'href="/t/{ana.invite}/registro"' in page
+    r = watcher.get(f"/t/{ana.invite}/registro")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("application/json")
+    assert r.headers["content-disposition"] == 'attachment; filename="escoba-partida-1.json"'
+    record = json.loads(r.text)
+    assert record["format"] == "escoba-record/1"
+    assert record == ana.get("/record")
+    assert eng.replay(record).totals == state.totals
+
+
+def test_the_record_is_not_given_while_the_game_is_on(app_client: TestClient) -> None:
+    ana = game_against_a_robot(app_client)
+    r = app_client.get(f"/t/{ana.invite}/registro")
+    assert r.status_code == 409
+    assert "El registro se descarga cuando la partida termina." in r.text
+    assert "application/json" not in r.headers["content-type"]
+    assert app_client.get("/t/nosuchtable123/registro").status_code == 404
+
+
+def test_a_finished_round_replays_play_by_play_for_players_and_watchers(
+    app_client: TestClient,
+) -> None:
+    ana = game_against_a_robot(app_client)
+    until_round_over(ana, random.Random(4))
+    state = server_state(app_client, ana.invite)
+    assert state is not None
+    summary = state.finished_rounds[0]
+    seated = TestClient(app_client.app)
+    seat_page(seated, ana)
+    board = seated.get(f"/t/{ana.invite}").text
+    assert f'href="/t/{ana.invite}/ronda/1"' in board  # from the round's summary
+    r = seated.get(f"/t/{ana.invite}/repeticion", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/t/{ana.invite}/ronda/1"
+
+    watcher = TestClient(app_client.app)
+    last = len(summary.actions) + 1
+    for client in (seated, watcher):
+        first = step_html(client, ana.invite, 1, 0)
+        assert "El reparto" in first and 'aria-disabled="true">ANTERIOR' in first
+        end = step_html(client, ana.invite, 1, last)
+        assert "Fin de la ronda" in end and 'aria-disabled="true">SIGUIENTE' in end
+    # each step: the card played and what it took, then the table after it
+    for i, action in enumerate(summary.actions, start=1):
+        block = replay_block(step_html(watcher, ana.invite, 1, i))
+        played = re.search(r'class="replay-played".*?data-card="([^"]+)"', block, re.S)
+        assert played is not None
+        assert played.group(1) == NOTATION[action.card]
+        taken = re.search(r'class="replay-taken"(.*?)</figure>', block, re.S)
+        taken_cards = re.findall(r'data-card="([^"]+)"', taken.group(1)) if taken else []
+        assert taken_cards == [NOTATION[c] for c in action.cards]
+        assert ("¡ESCOBA!" in block) == action.escoba
+
+
+def test_an_early_step_shows_no_card_that_was_still_in_a_hand(app_client: TestClient) -> None:
+    ana = game_against_a_robot(app_client)
+    until_round_over(ana, random.Random(6))
+    state = server_state(app_client, ana.invite)
+    assert state is not None
+    summary = state.finished_rounds[0]
+    first = summary.deals[0]
+    dealt_table = {NOTATION[c] for c in first.table}
+    for step in range(0, 4):
+        html = step_html(app_client, ana.invite, 1, step)
+        played = {NOTATION[a.card] for a in summary.actions[:step]}
+        seen = dealt_table | played
+        for a in summary.actions[:step]:
+            seen |= {NOTATION[c] for c in a.cards}
+        # (the drawings' path data aside: only their titles name cards)
+        assert cards_in(re.sub(r"<svg.*?</svg>", "", replay_block(html), flags=re.S)) <= seen
+        # no name of a card still in a hand, in any words of the page
+        unseen = {c for c in eng.CARDS if NOTATION[c] not in seen}
+        names_in_page = [card_name(c, lang="es") for c in unseen if card_name(c, lang="es") in html]
+        assert not names_in_page, names_in_page
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/ronda/1",  # no round finished yet
+        "/ronda/0",
+        "/ronda/99",
+        "/ronda/uno",
+        "/ronda/-1",
+        "/ronda/1?paso=999",
+        "/ronda/1?paso=-1",
+        "/ronda/1?paso=abc",
+        "/repeticion",
+    ],
+)
+def test_bad_replay_input_is_a_clear_404(app_client: TestClient, path: str) -> None:
+    ana = game_against_a_robot(app_client)
+    r = app_client.get(f"/t/{ana.invite}{path}", follow_redirects=False)
+    assert r.status_code == 404, r.text
+    assert "text/html" in r.headers["content-type"]
+    assert "No hay repetición" in r.text
+    assert f'href="/t/{ana.invite}"' in r.text
+
+
+def test_a_step_out_of_range_of_a_finished_round_is_a_404(app_client: TestClient) -> None:
+    ana = game_against_a_robot(app_client)
+    until_round_over(ana, random.Random(4))
+    for query in ("?paso=999", "?paso=x", "?paso=1%C2%B2"):
+        r = app_client.get(f"/t/{ana.invite}/ronda/1{query}")
+        assert r.status_code == 404
+        assert "Esa jugada no está en la repetición de la ronda." in r.text
+    assert app_client.get(f"/t/{ana.invite}/ronda/2").status_code == 404
+    assert app_client.get("/t/nosuchtable123/ronda/1").status_code == 404
+    assert app_client.get("/t/nosuchtable123/repeticion").status_code == 404
+
+
+def test_a_rematch_keeps_the_series_score(app_client: TestClient) -> None:
+    ana = finished_game(app_client, seed=2)
+    first = server_state(app_client, ana.invite)
+    assert first is not None and first.result is not None
+    ana_won = first.result.winners == (0,)
+    ana.command("/rematch")
+    table = ana.table()
+    assert table["status"] == "playing" and table["game_number"] == 2
+    seated = TestClient(app_client.app)
+    seat_page(seated, ana)
+    page = seated.get(f"/t/{ana.invite}").text
+    bar = page[page.index('class="chip chip-series"') :]
+    bar = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", bar[: bar.index("</span></span>")]))
+    expected = f"Ana {int(ana_won)} – Tito robot {int(not ana_won)}"
+    assert "Serie:" in bar and expected in bar
+
+    play_until_over([ana], random.Random(9))
+    second = server_state(app_client, ana.invite)
+    assert second is not None and second.result is not None
+    wins = {0: int(ana_won), 1: int(not ana_won)}
+    wins[second.result.winners[0]] += 1
+    end = TestClient(app_client.app).get(f"/t/{ana.invite}").text
+    line = end[end.index('class="series-line"') :]
+    line = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", line[: line.index("</p>")]))
+    assert f"Ana {wins[0]} – Tito robot {wins[1]}" in line
+
+
+def test_the_series_replays_earlier_games_from_the_log(app_client: TestClient) -> None:
+    """The series is read from the action log (nothing new is stored): a
+    process that never saw the earlier game tells the same series."""
+    ana = finished_game(app_client, seed=2)
+    first = server_state(app_client, ana.invite)
+    assert first is not None and first.result is not None
+    ana.command("/rematch")
+    service = service_of(app_client)
+    service.__dict__.pop("_series_lru", None)  # this process forgets the earlier games
+    page = service.page(ana.invite, None)
+    # Ana sits at lobby position 0 and engine seat 0; Tito at 1 and 1
+    won = first.result.winners[0]
+    assert page.series is not None
+    assert page.series.games == 1
+    assert page.series.wins == ((0, int(won == 0)), (1, int(won == 1)))
