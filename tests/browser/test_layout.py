@@ -94,7 +94,7 @@ def _overlap(a: Box, b: Box) -> bool:
     )
 
 
-def shot_path(name: str) -> str:
+def _shot_path(name: str) -> str:
     """Where a screenshot taken with its animations as they are goes."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return str(SCREENSHOTS / f"{name}.png")
@@ -418,7 +418,7 @@ def test_escoba_does_not_cover_mesa_vacia(server: LiveServer, browser: Browser, 
                 assert not _overlap(splash, empty), f"{name}: ¡ESCOBA! {splash} on {empty}"
                 assert _inside(splash, felt), f"{name}: ¡ESCOBA! {splash} leaves the felt {felt}"
                 assert _inside(empty, felt), f"{name}: «Mesa vacía» {empty} leaves the felt {felt}"
-                page.screenshot(path=str(shot_path(f"escoba-splash-{name}")))
+                page.screenshot(path=str(_shot_path(f"escoba-splash-{name}")))
                 return
             _leave_one_for_carmen(page)
         pytest.fail("Carmen swept no table in the game")
