@@ -1,0 +1,426 @@
+"""The table page laid out by bounding boxes (issue 15, items 9, 10 and 11): on
+phones upright (360×640, 390×844) and on their side (844×390) the seats, the
+felt, the hand and its buttons are in view without scrolling; a 1366×768
+desktop gives the game the width the chat leaves; nothing is cut or overlaps
+(the chat's placeholder, ¡ESCOBA! and «Mesa vacía», a refusal, COPIAR). Every
+language, axe-core at every viewport; the screenshots of the table at each
+viewport go to the README."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import MISSING, SCREENSHOTS, LiveServer, new_context
+
+if MISSING:
+    pytest.skip(MISSING, allow_module_level=True)
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+pytestmark = pytest.mark.browser
+
+from .helpers import (  # noqa: E402
+    add_robot,
+    board_version,
+    check_axe,
+    create_table,
+    shot,
+    start_game,
+    tap_play,
+    wait_for_my_turn_or_end,
+)
+
+Box = dict[str, float]
+
+#: name → (width, height, a phone?): the viewports the issue names
+VIEWPORTS: dict[str, tuple[int, int, bool]] = {
+    "phone-360": (360, 640, True),
+    "phone-390": (390, 844, True),
+    "phone-landscape": (844, 390, True),
+    "desktop-1366": (1366, 768, False),
+}
+PHONES = ["phone-360", "phone-390", "phone-landscape"]
+#: the language buttons' values, and the page's lang attribute each gives
+LANGUAGES = {"es": "es", "pt_BR": "pt-BR", "en": "en"}
+
+
+def _context(browser: Browser, name: str) -> BrowserContext:
+    width, height, phone = VIEWPORTS[name]
+    touch: dict[str, Any] = (
+        {"has_touch": True, "is_mobile": True, "device_scale_factor": 2} if phone else {}
+    )
+    return new_context(browser, {"width": width, "height": height}, **touch)
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def viewport_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[tuple[str, Page]]:
+    context = _context(browser, request.param)
+    yield request.param, context.new_page()
+    context.close()
+
+
+def _box(page: Page, selector: str) -> Box:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not shown"
+    return box
+
+
+def _boxes(page: Page, selector: str) -> list[Box]:
+    found = [
+        page.locator(selector).nth(i).bounding_box() for i in range(page.locator(selector).count())
+    ]
+    assert found and all(found), f"{selector} is not shown"
+    return [b for b in found if b]
+
+
+def _inside(inner: Box, outer: Box, slack: float = 0.5) -> bool:
+    return (
+        inner["x"] >= outer["x"] - slack
+        and inner["y"] >= outer["y"] - slack
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack
+    )
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def _shot_path(name: str) -> str:
+    """Where a screenshot taken with its animations as they are goes."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return str(SCREENSHOTS / f"{name}.png")
+
+
+def _choose_language(page: Page, lang: str) -> None:
+    """The header's language switch (a form post and a reload)."""
+    if page.locator("html").get_attribute("lang") != LANGUAGES[lang]:
+        with page.expect_navigation():
+            page.locator(f'.lang-btn[value="{lang}"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", LANGUAGES[lang])
+
+
+def _no_sideways_scroll(page: Page, label: str) -> None:
+    wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1], f"{label}: the page is {wide[0]} px wide in {wide[1]}"
+
+
+def _table_on_my_turn(server: LiveServer, page: Page, robots: tuple[str, ...] = ("Tito",)) -> None:
+    create_table(page, server.url, "Ana")
+    for robot in robots:
+        add_robot(page, robot)
+    start_game(page)
+    assert wait_for_my_turn_or_end(page) == "turn"
+
+
+def _play_in_view(page: Page, label: str) -> None:
+    """At scroll 0 the seats, the felt and its cards, the hand and its buttons
+    are all inside the viewport."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_function("() => window.scrollY === 0")
+    size = page.viewport_size
+    assert size is not None
+    view: Box = {"x": 0, "y": 0, "width": size["width"], "height": size["height"]}
+    wanted = ["#board .seats", "#felt", "#hand .hand-card", "#btn-take", "#btn-leave"]
+    if page.locator("#table-cards .table-card").count():
+        wanted.append("#table-cards .table-card")
+    if page.locator("#btn-claim").count():
+        wanted.append("#btn-claim")
+    for selector in wanted:
+        for box in _boxes(page, selector):
+            assert _inside(box, view), f"{label}: {selector} at {box} is not all in {view}"
+    _no_sideways_scroll(page, label)
+
+
+@pytest.mark.parametrize("robots", [("Tito",), ("Carmen", "Tito", "Luna")], ids=["2", "4"])
+@pytest.mark.parametrize("name", PHONES)
+def test_the_table_the_hand_and_its_buttons_fit_a_phone(
+    server: LiveServer, browser: Browser, name: str, robots: tuple[str, ...]
+) -> None:
+    """Item 9: upright or on its side, a phone shows the whole game on the
+    player's turn without scrolling, in every language, with two players or
+    four."""
+    context = _context(browser, name)
+    players = f"{len(robots) + 1} players"
+    try:
+        page = context.new_page()
+        _table_on_my_turn(server, page, robots)
+        for lang in LANGUAGES:
+            _choose_language(page, lang)
+            assert wait_for_my_turn_or_end(page) == "turn"
+            _play_in_view(page, f"{name}, {players}, {lang}")
+        _choose_language(page, "es")
+        assert wait_for_my_turn_or_end(page) == "turn"
+        check_axe(page, f"table, {name}, {players}")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        shot(page, f"table-{name}" if len(robots) == 1 else f"table-{name}-4-players")
+    finally:
+        context.close()
+
+
+def test_llevar_el_15_fits_the_smallest_phone(server: LiveServer, browser: Browser) -> None:
+    """Item 9, with LLEVAR EL 15 shown (its note, its button and a longer
+    hint) on a 360×640 phone: still all in view."""
+    ana_ctx, beto_ctx = _context(browser, "phone-360"), _context(browser, "phone-360")
+    try:
+        ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
+        invite = create_table(ana, server.url, "Ana")
+        beto.goto(f"{server.url}/t/{invite}")
+        beto.fill("#join-name", "Beto")
+        beto.get_by_role("button", name="SENTARME").tap()
+        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
+        start_game(ana)
+        expect(beto.locator(".game")).to_be_visible()
+        for _ in range(30):
+            movers = [p for p in (ana, beto) if p.locator("#board .board.is-my-turn").count()]
+            if not movers:
+                for p in (ana, beto):
+                    if p.locator("#board .summary").count():
+                        p.get_by_role("button", name="SIGUIENTE RONDA").tap()
+                ana.wait_for_timeout(300)
+                continue
+            mover = movers[0]
+            other = beto if mover is ana else ana
+            if mover.locator("#btn-claim").count():
+                mover.evaluate("() => window.scrollTo(0, 0)")
+                shot(mover, "llevar-el-15-phone-360")
+                _play_in_view(mover, "360×640 with LLEVAR EL 15")
+                expect(mover.locator("#btn-claim")).to_have_text("LLEVAR EL 15")
+                check_axe(mover, "LLEVAR EL 15, phone-360")
+                return
+            groups = mover.eval_on_selector_all(
+                "#hand .hand-card",
+                "els => els.map(e => [e.dataset.card, JSON.parse(e.dataset.groups || '[]')])",
+            )
+            # leave on the table a card that made 15: the other may take it
+            card = next((c for c, g in groups if g), groups[0][0])
+            before = board_version(mover)
+            mover.locator(f'#hand .hand-card[data-card="{card}"]').tap()
+            mover.locator("#btn-leave").tap()
+            other.wait_for_function(
+                "v => Number(document.querySelector('#board .board').dataset.version) > v",
+                arg=before,
+            )
+        pytest.fail("nobody had a 15 to leave in 30 turns")
+    finally:
+        for ctx in (ana_ctx, beto_ctx):
+            ctx.close()
+
+
+def test_a_desktop_gives_the_game_the_width(server: LiveServer, browser: Browser) -> None:
+    """Item 10: at 1366×768 the game and the chat fill the main width with a
+    small gap between them, and the cards are big; the play is in view."""
+    context = _context(browser, "desktop-1366")
+    try:
+        page = context.new_page()
+        _table_on_my_turn(server, page)
+        for lang in LANGUAGES:
+            _choose_language(page, lang)
+            assert wait_for_my_turn_or_end(page) == "turn"
+            main, game, chat = _box(page, "main"), _box(page, "#board .game"), _box(page, ".chat")
+            gap = chat["x"] - (game["x"] + game["width"])
+            assert 0 <= gap <= 24, f"{lang}: {gap} px between the game and the chat"
+            spanned = chat["x"] + chat["width"] - game["x"]
+            assert spanned >= 0.95 * main["width"], f"{lang}: {spanned} of {main['width']} px"
+            assert game["width"] >= 0.65 * main["width"], f"{lang}: the game is {game['width']} px"
+            for card in _boxes(page, "#hand .hand-card"):
+                assert card["width"] >= 100, f"{lang}: a hand card {card['width']} px wide"
+            for card in page.locator("#table-cards .table-card").all():
+                box = card.bounding_box()
+                assert box and box["width"] >= 90, f"{lang}: a table card {box} wide"
+            _play_in_view(page, f"desktop, {lang}")
+        _choose_language(page, "es")
+        assert wait_for_my_turn_or_end(page) == "turn"
+        check_axe(page, "table, desktop-1366")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        shot(page, "table-desktop-1366")
+    finally:
+        context.close()
+
+
+def test_the_chat_placeholder_is_whole(server: LiveServer, viewport_page: tuple[str, Page]) -> None:
+    """Item 11: «Escribe un mensaje» (and its translations) is not cut: the
+    placeholder, typed in, does not scroll the input."""
+    name, page = viewport_page
+    create_table(page, server.url, "Ana")
+    for lang in LANGUAGES:
+        _choose_language(page, lang)
+        fits = page.eval_on_selector(
+            "#chat-text",
+            """i => { const was = i.value; i.value = i.placeholder;
+                      const r = [i.placeholder, i.scrollWidth, i.clientWidth];
+                      i.value = was; return r; }""",
+        )
+        assert fits[0] and fits[1] <= fits[2], (
+            f"{name}, {lang}: «{fits[0]}» needs {fits[1]} px in {fits[2]}"
+        )
+        button = _box(page, ".chat-form .btn")
+        assert _inside(button, _box(page, ".chat")), f"{name}, {lang}: ENVIAR sticks out"
+
+
+def test_copiar_stays_in_the_lobby(server: LiveServer, viewport_page: tuple[str, Page]) -> None:
+    """Item 11: the invite link's COPIAR stays inside its row and the lobby."""
+    name, page = viewport_page
+    create_table(page, server.url, "Anastasia Maximiliana")
+    for lang in LANGUAGES:
+        _choose_language(page, lang)
+        button = _box(page, "#share-invite")
+        row = page.locator("#share-invite").locator("xpath=..").bounding_box()
+        assert row is not None
+        assert _inside(button, row), f"{name}, {lang}: COPIAR {button} out of its row {row}"
+        lobby = _box(page, ".lobby")
+        assert _inside(row, lobby), f"{name}, {lang}: the invite row {row} out of the lobby {lobby}"
+        _no_sideways_scroll(page, f"{name}, {lang}")
+    check_axe(page, f"lobby, {name}")
+
+
+LONG = (
+    "Esta mesa no puede recibir a nadie más con ese nombre ahora mismo: "
+    "https://escoba.example/t/un-enlace-muy-largo-que-no-tiene-espacios-para-partirse "
+    "y una explicación larga que sigue y sigue."
+)
+
+
+@pytest.mark.parametrize("name", ["phone-360", "desktop-1366"])
+def test_a_refusal_stays_inside_the_panels(server: LiveServer, browser: Browser, name: str) -> None:
+    """Item 11: a refusal on top of the board (a blank name to sit down; its
+    words then made long, with a long link) stays within the board and the
+    panel under it."""
+    ana_ctx, eva_ctx = _context(browser, name), _context(browser, name)
+    try:
+        ana, eva = ana_ctx.new_page(), eva_ctx.new_page()
+        invite = create_table(ana, server.url, "Ana")
+
+        eva.goto(f"{server.url}/t/{invite}")
+        eva.fill("#join-name", "   ")
+        with eva.expect_navigation():
+            eva.get_by_role("button", name="SENTARME").click()
+        alert = eva.locator("#board .alert")
+        expect(alert).to_have_text("Escribe tu nombre.")
+        alert.evaluate("(el, text) => { el.textContent = text; }", LONG)  # a longer refusal
+        box, board, lobby = (
+            _box(eva, "#board .alert"),
+            _box(eva, "#board"),
+            _box(eva, "#board .lobby"),
+        )
+        assert _inside(box, board), f"{name}: the alert {box} runs past the board {board}"
+        assert box["x"] >= lobby["x"] - 0.5, (
+            f"{name}: the alert {box} starts before the panel {lobby}"
+        )
+        right, edge = box["x"] + box["width"], lobby["x"] + lobby["width"]
+        assert right <= edge + 0.5, f"{name}: the alert ends at {right}, the panel at {edge}"
+        _no_sideways_scroll(eva, name)
+        check_axe(eva, f"refusal, {name}")
+    finally:
+        for ctx in (ana_ctx, eva_ctx):
+            ctx.close()
+
+
+def _leave_one_for_carmen(page: Page) -> None:
+    """A turn that leaves one card of 5 or more on the table (a capture that
+    leaves it, or a card left on an empty table), for Carmen to sweep when she
+    holds what makes 15 with it; else the biggest capture (tap_play)."""
+    hand = page.eval_on_selector_all(
+        "#hand .hand-card",
+        "els => els.map(e => [e.dataset.card, Number(e.dataset.value),"
+        " JSON.parse(e.dataset.groups || '[]'), e.dataset.canLeave === 'true'])",
+    )
+    table = dict(
+        page.eval_on_selector_all(
+            "#table-cards .table-card",
+            "els => els.map(e => [e.dataset.card, Number(e.dataset.value)])",
+        )
+    )
+    for card, _, groups, _ in hand:
+        for group in groups:
+            left = [v for t, v in table.items() if t not in group]
+            if len(left) == 1 and left[0] >= 5:
+                return _tap(page, card, group)
+    if not table:
+        for card, value, _, can_leave in hand:
+            if value >= 5 and can_leave:
+                return _tap(page, card, [])
+    tap_play(page)
+
+
+def _tap(page: Page, card: str, group: list[str]) -> None:
+    """Play `card`, taking `group` from the table (none: DEJAR EN LA MESA)."""
+    before = board_version(page)
+    touch = page.evaluate("() => navigator.maxTouchPoints > 0")
+    hand_card = page.locator(f'#hand .hand-card[data-card="{card}"]')
+    tapped = [
+        hand_card,
+        *(page.locator(f'#table-cards .table-card[data-card="{t}"]') for t in group),
+    ]
+    for i, target in enumerate([*tapped, hand_card if group else page.locator("#btn-leave")]):
+        target.tap() if touch else target.click()
+        if i == 0:
+            expect(hand_card).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function(
+        "v => Number(document.querySelector('#board .board').dataset.version) > v", arg=before
+    )
+
+
+#: ¡ESCOBA! shown as escoba.js shows it, held at its biggest (20 % of its
+#: animation), and the boxes of its words, of «Mesa vacía» and of the felt;
+#: null unless the board's last move swept the table
+SPLASH_BOXES = """() => {
+  const splash = document.querySelector('#escoba-splash');
+  const empty = document.querySelector('#felt .table-empty');
+  if (!splash || !empty) return null;
+  splash.hidden = false;
+  splash.classList.add('is-shown');
+  for (const a of splash.getAnimations()) {
+    a.pause();
+    a.currentTime = 0.2 * a.effect.getComputedTiming().duration;
+  }
+  const words = el => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const b = range.getBoundingClientRect();
+    return {x: b.x, y: b.y, width: b.width, height: b.height};
+  };
+  const b = document.querySelector('#felt').getBoundingClientRect();
+  return {splash: words(splash), empty: words(empty),
+          felt: {x: b.x, y: b.y, width: b.width, height: b.height}};
+}"""
+
+
+@pytest.mark.parametrize("name", ["phone-360", "phone-landscape", "desktop-1366"])
+def test_escoba_does_not_cover_mesa_vacia(server: LiveServer, browser: Browser, name: str) -> None:
+    """Item 11: after a sweep, ¡ESCOBA! and «Mesa vacía» are both readable,
+    inside the felt."""
+    context = _context(browser, name)
+    try:
+        page = context.new_page()
+        create_table(page, server.url, "Ana")
+        add_robot(page, "Carmen")  # she never misses an escoba
+        start_game(page)
+        for _ in range(80):
+            state = wait_for_my_turn_or_end(page)
+            if state == "over":
+                break
+            if state == "summary":
+                page.get_by_role("button", name="SIGUIENTE RONDA").click()
+                page.wait_for_function("() => !document.querySelector('#board .summary')")
+                continue
+            boxes = page.evaluate(SPLASH_BOXES)
+            if boxes is not None:
+                splash, empty, felt = boxes["splash"], boxes["empty"], boxes["felt"]
+                assert not _overlap(splash, empty), f"{name}: ¡ESCOBA! {splash} on {empty}"
+                assert _inside(splash, felt), f"{name}: ¡ESCOBA! {splash} leaves the felt {felt}"
+                assert _inside(empty, felt), f"{name}: «Mesa vacía» {empty} leaves the felt {felt}"
+                page.screenshot(path=str(_shot_path(f"escoba-splash-{name}")))
+                return
+            _leave_one_for_carmen(page)
+        pytest.fail("Carmen swept no table in the game")
+    finally:
+        context.close()
