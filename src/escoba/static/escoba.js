@@ -15,7 +15,10 @@
  * Also here: the short animations of a play (respecting
  * prefers-reduced-motion), «¡Tu turno!» in the tab title and favicon,
  * AVISARME (notices by Web Push through the service worker, sw.js, or from
- * the tab while it is open in the background), and keeping keyboard focus in place when a fresh board is swapped in.
+ * the tab while it is open in the background), keyboard focus kept in place
+ * when a fresh board is swapped in (and brought to the hand when the turn
+ * comes), the confirmation step of a play (when the viewer asked for it),
+ * and the count of chat lines that came while the chat was out of sight.
  * The words come from the page (body[data-messages]), in its language.
  */
 (function () {
@@ -970,27 +973,111 @@
 
   /* ------------------------------------------------------------ focus */
 
-  // Which control had the focus before a swap, to put it back on its twin.
+  // Keyboard play keeps its place. A play's button is disabled while the
+  // play is sent (hx-disabled-elt), which drops the focus on <body>, and the
+  // swap removes the rest: so the last control focused in #board is kept as
+  // it is focused, and after a swap the focus goes back to its twin, or to
+  // the hand, the round's button or the turn banner. When the turn comes
+  // back to this player, the focus goes to the hand, and the live region
+  // #turn-announce (outside the board, so screen readers hear it) says
+  // whose turn it is. Never when the focus is elsewhere (the chat input).
+  var lastInBoard = null; // {card} or {id} of the last control focused in #board
+  var focusOutside = false; // the last focus went outside #board
   var focusKey = null;
+  var lastTurn = null; // {mine, text, move} of the board shown before
+
+  document.addEventListener("focusin", function (event) {
+    var el = event.target;
+    var board = $("#board");
+    if (!(el instanceof Element) || !board) return;
+    focusOutside = !board.contains(el);
+    if (focusOutside) return;
+    if (el.getAttribute("data-card")) lastInBoard = { card: el.getAttribute("data-card") };
+    else if (el.id) lastInBoard = { id: el.id };
+    else lastInBoard = { inside: true };
+  });
+
+  // The focus is on the board, or lost with no other place (<body>).
+  function focusOnBoard() {
+    var el = document.activeElement;
+    var board = $("#board");
+    if (el && board && board.contains(el)) return true;
+    return (!el || el === document.body || el === document.documentElement) && !focusOutside;
+  }
 
   function rememberFocus() {
     var el = document.activeElement;
+    var board = $("#board");
     focusKey = null;
-    if (!el || !$("#board") || !$("#board").contains(el)) return;
-    if (el.getAttribute("data-card")) focusKey = { card: el.getAttribute("data-card") };
-    else if (el.id) focusKey = { id: el.id };
-    else focusKey = { inside: true };
+    if (!board || !focusOnBoard()) return;
+    if (el && board.contains(el)) {
+      if (el.getAttribute("data-card")) focusKey = { card: el.getAttribute("data-card") };
+      else if (el.id) focusKey = { id: el.id };
+      else focusKey = { inside: true };
+    } else {
+      focusKey = lastInBoard; // dropped on <body> by the play that was sent
+    }
   }
 
-  function restoreFocus() {
-    if (!focusKey) return;
+  function usable(el) {
+    return el && !el.disabled && !el.closest("[hidden]") ? el : null;
+  }
+
+  function focusHome() {
+    return (
+      usable($("#hand .hand-card:not([disabled])")) ||
+      usable($("#board .summary button, #board .winner button")) ||
+      usable($("#turn-banner")) ||
+      usable($("#board .btn"))
+    );
+  }
+
+  // After a swap; `came`: the turn just came to this player.
+  function restoreFocus(came) {
     var key = focusKey;
     focusKey = null;
+    if (came && focusOnBoard()) {
+      var first = usable($("#hand .hand-card:not([disabled])"));
+      if (first) {
+        first.focus({ preventScroll: true });
+        return;
+      }
+    }
+    if (!key) return;
     var el = null;
     if (key.card) el = $('#board [data-card="' + key.card + '"]:not([disabled])');
     else if (key.id) el = document.getElementById(key.id);
-    if (!el || el.disabled) el = $("#hand .hand-card:not([disabled])") || $("#turn-banner") || $("#board .btn");
+    el = usable(el) || focusHome();
     if (el) el.focus({ preventScroll: true });
+  }
+
+  function announce(text) {
+    var region = $("#turn-announce");
+    if (!region || !text) return;
+    if (region.textContent === text) region.textContent = "";
+    window.setTimeout(function () {
+      region.textContent = text;
+    }, 50);
+  }
+
+  // Say whose turn it is when that changes; true when it just came to this
+  // player (from another's move: not after taking a 15 that was left).
+  function turnChanged() {
+    var board = $("#board .board");
+    var banner = $("#turn-banner");
+    if (!board) return false;
+    var now = {
+      mine: board.getAttribute("data-my-turn") === "true",
+      text: banner ? banner.getAttribute("data-announce") || "" : "",
+      move: board.getAttribute("data-move-key") || "",
+    };
+    var before = lastTurn;
+    lastTurn = now;
+    if (!before) return false; // the page as loaded: the title says it
+    var byOther = board.getAttribute("data-move-seat") !== board.getAttribute("data-you");
+    var came = now.mine && (!before.mine || (now.move !== before.move && byOther));
+    if (came || now.text !== before.text) announce(now.text);
+    return came;
   }
 
   /* ------------------------------------------------------------ live stream */
@@ -1097,7 +1184,7 @@
       syncTurn();
       var board = $("#board .board");
       if (board) animateMove(board);
-      restoreFocus();
+      restoreFocus(turnChanged());
       boardShown();
     }
     scrollChat();
@@ -1190,6 +1277,7 @@
     render();
     startNotices();
     syncTurn();
+    turnChanged();
     var board = $("#board .board");
     if (board) animateMove(board);
   }

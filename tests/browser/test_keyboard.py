@@ -1,0 +1,126 @@
+"""Keyboard play keeps its place (issue 15, item 2): after a move the focus
+stays on the board, and when the turn comes back it lands on the hand, with
+«¡Tu turno!» said through a live region outside the swapped board; while the
+player types in the chat, nothing takes the focus away."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import DESKTOP, MISSING, LiveServer, new_context
+
+if MISSING:
+    pytest.skip(MISSING, allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+from .helpers import (  # noqa: E402
+    add_robot,
+    board_version,
+    check_axe,
+    choose_play,
+    create_table,
+    start_game,
+    tap_play,
+    wait_for_my_turn_or_end,
+)
+
+ON_HAND = "() => !!document.activeElement && document.activeElement.matches('#hand .hand-card')"
+
+
+def _focused(page: Page, selector: str) -> bool:
+    return bool(
+        page.evaluate(
+            "s => !!document.activeElement && document.activeElement.matches(s)", selector
+        )
+    )
+
+
+def _tab_to(page: Page, selector: str, limit: int = 80) -> int:
+    """Tab until `selector` has the focus; how many Tabs it took."""
+    for presses in range(limit):
+        if _focused(page, selector):
+            return presses
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def _keyboard_move(page: Page) -> int:
+    """One move with the keys only, from wherever the focus is; the Tabs it took."""
+    before = board_version(page)
+    card, group = choose_play(page)
+    hand_sel = f'#hand .hand-card[data-card="{card}"]'
+    tabs = _tab_to(page, hand_sel)
+    page.keyboard.press("Enter")
+    expect(page.locator(hand_sel)).to_have_attribute("aria-pressed", "true")
+    if group:
+        for t in group:
+            tabs += _tab_to(page, f'#table-cards .table-card[data-card="{t}"]')
+            page.keyboard.press("Space")
+        tabs += _tab_to(page, "#btn-take")
+    else:
+        tabs += _tab_to(page, "#btn-leave")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "v => Number(document.querySelector('#board .board').dataset.version) > v", arg=before
+    )
+    return tabs
+
+
+def test_the_turn_coming_back_puts_the_focus_on_the_hand(server: LiveServer, desktop: Page) -> None:
+    create_table(desktop, server.url, "Ana")
+    add_robot(desktop, "Tito")
+    start_game(desktop)
+    assert wait_for_my_turn_or_end(desktop) == "turn"
+    announce = desktop.locator("#turn-announce")
+    for move in range(3):
+        _keyboard_move(desktop)
+        if wait_for_my_turn_or_end(desktop) != "turn":
+            break
+        # Tito played: the focus is back on the hand, and it was said
+        desktop.wait_for_function(ON_HAND)
+        expect(announce).to_have_text("¡Tu turno!")
+        if move == 0:
+            check_axe(desktop, "the turn back, focus on the hand")
+    # from the hand a move takes a few Tabs, not ten or more from the page's top
+    if wait_for_my_turn_or_end(desktop) == "turn":
+        assert _keyboard_move(desktop) <= 8
+
+
+def test_typing_in_the_chat_keeps_the_focus_while_the_other_player_plays(
+    server: LiveServer, browser: Browser
+) -> None:
+    ana_ctx, beto_ctx = new_context(browser, DESKTOP), new_context(browser, DESKTOP)
+    try:
+        ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
+        invite = create_table(ana, server.url, "Ana")
+        beto.goto(f"{server.url}/t/{invite}")
+        beto.fill("#join-name", "Beto")
+        beto.get_by_role("button", name="SENTARME").click()
+        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
+        start_game(ana)
+        expect(beto.locator(".game")).to_be_visible()
+        # Ana's turn to wait: let Beto be on turn first
+        if ana.locator("#board .board.is-my-turn").count():
+            tap_play(ana)
+        expect(beto.locator("#board .board.is-my-turn")).to_have_count(1)
+        expect(ana.locator("#turn-banner")).to_contain_text("Turno de Beto")
+
+        ana.locator("#chat-text").click()
+        ana.keyboard.type("espera, que ")
+        version = board_version(ana)
+        tap_play(beto)
+        ana.wait_for_function(
+            "v => Number(document.querySelector('#board .board').dataset.version) > v",
+            arg=version,
+        )
+        expect(ana.locator("#turn-banner")).to_have_text("¡Tu turno!")
+        expect(ana.locator("#turn-announce")).to_have_text("¡Tu turno!")
+        assert _focused(ana, "#chat-text"), "the turn took the focus from the chat"
+        ana.keyboard.type("pienso")
+        expect(ana.locator("#chat-text")).to_have_value("espera, que pienso")
+    finally:
+        for ctx in (ana_ctx, beto_ctx):
+            ctx.close()
