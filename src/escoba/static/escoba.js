@@ -1215,6 +1215,59 @@
     return came;
   }
 
+  /* ------------------------------------------------------------ unread chat */
+
+  // On a phone the chat is below the game: the «Chat» link in the game bar
+  // counts the lines others wrote while the chat was out of sight (an
+  // IntersectionObserver on the chat panel, which no swap replaces), and the
+  // count clears when the chat is seen. Lines are told apart by their id
+  // (data-line), so the count survives the chat log's out-of-band swaps.
+  var chatSeen = null; // line id → true, for the lines already counted
+  var unread = 0;
+  var chatInView = true; // until the observer says otherwise: nothing counted
+
+  function syncChatBadge() {
+    var badge = $("#chat-badge");
+    if (!badge) return;
+    badge.hidden = !unread;
+    badge.firstElementChild.textContent = unread ? String(unread) : "";
+    badge.lastElementChild.textContent = !unread
+      ? ""
+      : unread === 1
+        ? msg("chatUnreadOne")
+        : msg("chatUnreadMany", { n: unread });
+  }
+
+  function countChat() {
+    var lines = $all("#chat-log li[data-line]");
+    var first = chatSeen === null;
+    if (first) chatSeen = {};
+    lines.forEach(function (li) {
+      var id = li.getAttribute("data-line");
+      if (chatSeen[id]) return;
+      chatSeen[id] = true;
+      if (!first && !chatInView && !li.classList.contains("is-mine")) unread += 1;
+    });
+    syncChatBadge();
+  }
+
+  function watchChat() {
+    var panel = $("#main > .chat");
+    if (!panel || !window.IntersectionObserver) return;
+    new window.IntersectionObserver(
+      function (entries) {
+        var entry = entries[entries.length - 1];
+        // seen: half of it, or enough of it to read a few lines
+        chatInView = entry.isIntersecting && (entry.intersectionRatio >= 0.5 || entry.intersectionRect.height >= 120);
+        if (chatInView && unread) {
+          unread = 0;
+          syncChatBadge();
+        }
+      },
+      { threshold: [0, 0.25, 0.5, 0.75, 1] }
+    ).observe(panel);
+  }
+
   /* ------------------------------------------------------------ live stream */
 
   // While the page has no live stream (the server restarting, the network
@@ -1324,6 +1377,7 @@
       boardShown();
     }
     scrollChat();
+    countChat();
   });
 
   // A play in flight: the form is swapped away with the board, so its own
@@ -1414,6 +1468,8 @@
     startNotices();
     syncTurn();
     turnChanged();
+    countChat();
+    watchChat();
     var board = $("#board .board");
     if (board) animateMove(board);
   }
