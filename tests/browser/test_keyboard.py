@@ -5,6 +5,8 @@ player types in the chat, nothing takes the focus away."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from .conftest import DESKTOP, MISSING, LiveServer, new_context
@@ -134,3 +136,30 @@ def test_typing_in_the_chat_keeps_the_focus_while_the_other_player_plays(
     finally:
         for ctx in (ana_ctx, beto_ctx):
             ctx.close()
+
+
+@pytest.fixture(scope="module")
+def thinking_robots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The app with robots that take a moment to play, as in production."""
+    live = LiveServer(tmp_path_factory.mktemp("thinking") / "escoba.db", robot_delay=1.5)
+    live.start()
+    yield live
+    live.stop()
+
+
+def test_typing_in_the_chat_keeps_the_focus_while_a_robot_plays(
+    thinking_robots: LiveServer, desktop: Page
+) -> None:
+    create_table(desktop, thinking_robots.url, "Ana")
+    add_robot(desktop, "Tito")
+    start_game(desktop)
+    assert wait_for_my_turn_or_end(desktop) == "turn"
+    _keyboard_move(desktop)
+    # Tito thinks: Ana writes meanwhile, and his move comes while she types
+    desktop.locator("#chat-text").click()
+    desktop.keyboard.type("bien jugado, ")
+    assert wait_for_my_turn_or_end(desktop) == "turn"
+    expect(desktop.locator("#turn-announce")).to_have_text("¡Tu turno!")
+    assert _focused(desktop, "#chat-text"), "the turn took the focus from the chat"
+    desktop.keyboard.type("Tito")
+    expect(desktop.locator("#chat-text")).to_have_value("bien jugado, Tito")
