@@ -138,6 +138,40 @@ def test_typing_in_the_chat_keeps_the_focus_while_the_other_player_plays(
             ctx.close()
 
 
+def test_a_form_of_the_game_bar_keeps_the_focus_when_the_turn_comes(
+    server: LiveServer, browser: Browser
+) -> None:
+    """«Avisos» is on the board but no part of the play: a box of it keeps
+    the focus (its twin in the fresh board) when the turn comes back."""
+    ana_ctx, beto_ctx = new_context(browser, DESKTOP), new_context(browser, DESKTOP)
+    try:
+        ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
+        invite = create_table(ana, server.url, "Ana")
+        beto.goto(f"{server.url}/t/{invite}")
+        beto.fill("#join-name", "Beto")
+        beto.get_by_role("button", name="SENTARME").click()
+        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
+        start_game(ana)
+        expect(beto.locator(".game")).to_be_visible()
+        if ana.locator("#board .board.is-my-turn").count():
+            tap_play(ana)
+        expect(beto.locator("#board .board.is-my-turn")).to_have_count(1)
+        ana.locator("#notice-choices summary").click()
+        box = '#notice-choices input[name="kinds"][value="chat"]'
+        ana.locator(box).focus()
+        version = board_version(ana)
+        tap_play(beto)
+        ana.wait_for_function(
+            "v => Number(document.querySelector('#board .board').dataset.version) > v",
+            arg=version,
+        )
+        expect(ana.locator("#turn-announce")).to_have_text("¡Tu turno!")
+        assert _focused(ana, box), "the turn took the focus from «Avisos»"
+    finally:
+        for ctx in (ana_ctx, beto_ctx):
+            ctx.close()
+
+
 @pytest.fixture(scope="module")
 def thinking_robots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The app with robots that take a moment to play, as in production."""

@@ -1116,20 +1116,31 @@
   // back to this player, the focus goes to the hand, and the live region
   // #turn-announce (outside the board, so screen readers hear it) says
   // whose turn it is. Never when the focus is elsewhere (the chat input).
-  var lastInBoard = null; // {card} or {id} of the last control focused in #board
+  var lastInBoard = null; // the key (keyOf) of the last control focused in #board
   var focusOutside = false; // the last focus went outside #board
   var focusKey = null;
   var lastTurn = null; // {mine, text, move} of the board shown before
+
+  // A control's twin in the next board; `play`: it is one of the game's own
+  // (the cards, the play buttons, the banner, the round's end), where the
+  // focus may leave for the hand when the turn comes, not a form of the bar.
+  function keyOf(el) {
+    var key = { inside: true };
+    if (el.getAttribute("data-card")) key = { card: el.getAttribute("data-card") };
+    else if (el.id) key = { id: el.id };
+    else if (el.name && window.CSS && CSS.escape) {
+      key = { field: '[name="' + CSS.escape(el.name) + '"][value="' + CSS.escape(el.value || "") + '"]' };
+    }
+    key.play = !!el.closest(".felt, .hand-area, #turn-banner, .summary, .winner");
+    return key;
+  }
 
   document.addEventListener("focusin", function (event) {
     var el = event.target;
     var board = $("#board");
     if (!(el instanceof Element) || !board) return;
     focusOutside = !board.contains(el);
-    if (focusOutside) return;
-    if (el.getAttribute("data-card")) lastInBoard = { card: el.getAttribute("data-card") };
-    else if (el.id) lastInBoard = { id: el.id };
-    else lastInBoard = { inside: true };
+    if (!focusOutside) lastInBoard = keyOf(el);
   });
 
   // The focus is on the board, or lost with no other place (<body>).
@@ -1145,13 +1156,8 @@
     var board = $("#board");
     focusKey = null;
     if (!board || !focusOnBoard()) return;
-    if (el && board.contains(el)) {
-      if (el.getAttribute("data-card")) focusKey = { card: el.getAttribute("data-card") };
-      else if (el.id) focusKey = { id: el.id };
-      else focusKey = { inside: true };
-    } else {
-      focusKey = lastInBoard; // dropped on <body> by the play that was sent
-    }
+    if (el && board.contains(el)) focusKey = keyOf(el);
+    else focusKey = lastInBoard; // dropped on <body> (by the play that was sent), or none yet
   }
 
   function usable(el) {
@@ -1171,7 +1177,7 @@
   function restoreFocus(came) {
     var key = focusKey;
     focusKey = null;
-    if (came && focusOnBoard()) {
+    if (came && (key ? key.play : focusOnBoard())) {
       var first = usable($("#hand .hand-card:not([disabled])"));
       if (first) {
         first.focus({ preventScroll: true });
@@ -1182,6 +1188,7 @@
     var el = null;
     if (key.card) el = $('#board [data-card="' + key.card + '"]:not([disabled])');
     else if (key.id) el = document.getElementById(key.id);
+    else if (key.field) el = $("#board " + key.field);
     el = usable(el) || focusHome();
     if (el) el.focus({ preventScroll: true });
   }
