@@ -1177,7 +1177,9 @@
   function restoreFocus(came) {
     var key = focusKey;
     focusKey = null;
-    if (came && (key ? key.play : focusOnBoard())) {
+    // moved elsewhere since the swap began (into the chat, while it settled)
+    if (!focusOnBoard()) return;
+    if (came && (!key || key.play)) {
       var first = usable($("#hand .hand-card:not([disabled])"));
       if (first) {
         first.focus({ preventScroll: true });
