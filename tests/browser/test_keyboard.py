@@ -189,6 +189,7 @@ def test_typing_in_the_chat_keeps_the_focus_while_a_robot_plays(
     start_game(desktop)
     assert wait_for_my_turn_or_end(desktop) == "turn"
     _keyboard_move(desktop)
+    expect(desktop.locator("#turn-announce")).to_contain_text("Turno de Tito")
     # Tito thinks: Ana writes meanwhile, and his move comes while she types
     desktop.locator("#chat-text").click()
     desktop.keyboard.type("bien jugado, ")
