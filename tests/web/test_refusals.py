@@ -322,6 +322,7 @@ FORMS: list[tuple[str, tuple[str, ...]]] = [
     ("/t/{invite}/rematch", ("version", "pairs")),
     ("/t/{invite}/chat", ("text",)),
     ("/t/{invite}/design", ("design",)),
+    ("/t/{invite}/confirm", ("confirm",)),
 ]
 PAGES = ("/t/{invite}", "/t/{invite}/board", "/t/{invite}/continue/{invite}", "/vendor/{invite}")
 _NASTY = ["\x00", "a\x00b", "\n", "%00", "../", "<script>x</script>", "x" * 5000, "-1", "1e9"]

@@ -15,7 +15,10 @@
  * Also here: the short animations of a play (respecting
  * prefers-reduced-motion), «¡Tu turno!» in the tab title and favicon,
  * AVISARME (notices by Web Push through the service worker, sw.js, or from
- * the tab while it is open in the background), and keeping keyboard focus in place when a fresh board is swapped in.
+ * the tab while it is open in the background), keyboard focus kept in place
+ * when a fresh board is swapped in (and brought to the hand when the turn
+ * comes), the confirmation step of a play (when the viewer asked for it),
+ * and the count of chat lines that came while the chat was out of sight.
  * The words come from the page (body[data-messages]), in its language.
  */
 (function () {
@@ -257,6 +260,7 @@
 
   function onHandCard(el) {
     var n = el.getAttribute("data-card");
+    dropConfirm();
     warn(null);
     if (picked.hand === n) {
       if (picked.table.length) {
@@ -274,6 +278,7 @@
 
   function onTableCard(el) {
     var n = el.getAttribute("data-card");
+    dropConfirm();
     warn(null);
     if (!picked.hand && !claimForm()) {
       warn(msg("firstHand"));
@@ -312,19 +317,152 @@
       toggleNotifications(button);
       return;
     }
+    if (button.id === "btn-confirm" || button.id === "btn-cancel") {
+      if (!inFlight) {
+        if (button.id === "btn-confirm") sendConfirmed();
+        else cancelConfirm();
+      }
+      return;
+    }
     var ok = true;
-    if (inFlight && (button.id === "btn-take" || button.id === "btn-leave" || button.id === "btn-claim")) {
+    var play = PLAY_BUTTONS.indexOf(button.id) >= 0;
+    if (inFlight && play) {
       event.preventDefault();
       return;
     }
-    if (button.id === "btn-take") ok = prepareCapture();
-    else if (button.id === "btn-leave") ok = prepareLeave();
-    else if (button.id === "btn-claim") ok = prepareClaim();
+    if (play) ok = prepare(button.id);
     else if (button.hasAttribute("data-copy")) {
       copyLink(button);
       return;
     }
-    if (!ok) event.preventDefault();
+    if (!ok) {
+      event.preventDefault();
+      return;
+    }
+    if (play && confirmPanel() && !confirmed) {
+      event.preventDefault(); // «Confirmar jugadas»: nothing goes before CONFIRMAR
+      askConfirm(button.id);
+      return;
+    }
+    if (play) {
+      confirmed = false;
+      dropConfirm();
+    }
+  });
+
+  /* ------------------------------------------------------------ confirm a play */
+
+  // With «Confirmar jugadas» on (the viewer's cookie: the server renders
+  // #confirm-play), LLEVAR, DEJAR EN LA MESA and LLEVAR EL 15 (by button, by
+  // tapping the raised card again, or by a drop) first say what the play
+  // will do; CONFIRMAR sends it through the same button, CANCELAR (or Esc)
+  // sends nothing and keeps the selection. The question survives a board
+  // refresh (a chat line) while the play is still what it says.
+  var PLAY_BUTTONS = ["btn-take", "btn-leave", "btn-claim"];
+  var pending = null; // {button: id, from: where the focus was}
+  var confirmed = false;
+
+  function prepare(id) {
+    if (id === "btn-take") return prepareCapture();
+    if (id === "btn-leave") return prepareLeave();
+    return prepareClaim();
+  }
+
+  function confirmPanel() {
+    return $("#confirm-play");
+  }
+
+  function andList(items) {
+    if (items.length < 2) return items.join("");
+    return msg("andList", { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
+  }
+
+  function namesOf(notations) {
+    return notations
+      .split(" ")
+      .filter(Boolean)
+      .map(function (n) {
+        var el = tableCard(n);
+        return el ? el.getAttribute("data-name") : n;
+      });
+  }
+
+  function confirmText(id) {
+    if (id === "btn-claim") {
+      var claim = claimForm();
+      var cards = [claim.getAttribute("data-name")].concat(namesOf(claim.elements.group.value));
+      return msg("confirmClaim", { cards: andList(cards) });
+    }
+    var form = $("#play-form");
+    var card = handCard(form.elements.card.value);
+    var name = card ? card.getAttribute("data-name") : form.elements.card.value;
+    if (id === "btn-leave") return capital(msg("confirmLeave", { card: name }));
+    return capital(msg("confirmTake", { cards: andList(namesOf(form.elements.capture.value)), card: name }));
+  }
+
+  function showConfirm(focus) {
+    var panel = confirmPanel();
+    if (!panel || !pending) return;
+    $("#confirm-play-text").textContent = confirmText(pending.button);
+    panel.hidden = false;
+    panel.parentNode.classList.add("is-confirming");
+    if (focus) $("#btn-confirm").focus({ preventScroll: true });
+  }
+
+  function askConfirm(id) {
+    var el = document.activeElement;
+    var from = null;
+    if (el && el.getAttribute && el.getAttribute("data-card")) from = { card: el.getAttribute("data-card") };
+    else if (el && el.id) from = { id: el.id };
+    pending = { button: id, from: from };
+    showConfirm(true);
+  }
+
+  // Forget the question (a card tapped, a play sent): the buttons come back.
+  function dropConfirm() {
+    pending = null;
+    var panel = confirmPanel();
+    if (!panel) return;
+    panel.hidden = true;
+    panel.parentNode.classList.remove("is-confirming");
+  }
+
+  function cancelConfirm() {
+    var from = pending && pending.from;
+    var hadFocus = !!document.activeElement && !!confirmPanel() && confirmPanel().contains(document.activeElement);
+    dropConfirm();
+    if (!hadFocus) return;
+    var el = null;
+    if (from && from.card) el = $('#board [data-card="' + from.card + '"]');
+    else if (from && from.id) el = document.getElementById(from.id);
+    el = usable(el) || usable($("#btn-leave")) || usable($("#hand .hand-card:not([disabled])"));
+    if (el) el.focus({ preventScroll: true });
+  }
+
+  function sendConfirmed() {
+    var button = pending && document.getElementById(pending.button);
+    if (!button) {
+      dropConfirm();
+      return;
+    }
+    confirmed = true;
+    button.click();
+    confirmed = false;
+  }
+
+  // After a board refresh: ask again if the play is still the same.
+  function keepConfirm() {
+    if (!pending) return;
+    var id = pending.button;
+    if (!confirmPanel() || !document.getElementById(id) || !prepare(id)) {
+      pending = null;
+      return;
+    }
+    showConfirm(false);
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && pending) cancelConfirm();
   });
 
   /* ------------------------------------------------------------ drag to play */
@@ -970,27 +1108,173 @@
 
   /* ------------------------------------------------------------ focus */
 
-  // Which control had the focus before a swap, to put it back on its twin.
+  // Keyboard play keeps its place. A play's button is disabled while the
+  // play is sent (hx-disabled-elt), which drops the focus on <body>, and the
+  // swap removes the rest: so the last control focused in #board is kept as
+  // it is focused, and after a swap the focus goes back to its twin, or to
+  // the hand, the round's button or the turn banner. When the turn comes
+  // back to this player, the focus goes to the hand, and the live region
+  // #turn-announce (outside the board, so screen readers hear it) says
+  // whose turn it is. Never when the focus is elsewhere (the chat input).
+  var lastInBoard = null; // the key (keyOf) of the last control focused in #board
+  var focusOutside = false; // the last focus went outside #board
   var focusKey = null;
+  var lastTurn = null; // {mine, text, move} of the board shown before
+
+  // A control's twin in the next board; `play`: it is one of the game's own
+  // (the cards, the play buttons, the banner, the round's end), where the
+  // focus may leave for the hand when the turn comes, not a form of the bar.
+  function keyOf(el) {
+    var key = { inside: true };
+    if (el.getAttribute("data-card")) key = { card: el.getAttribute("data-card") };
+    else if (el.id) key = { id: el.id };
+    else if (el.name && window.CSS && CSS.escape) {
+      key = { field: '[name="' + CSS.escape(el.name) + '"][value="' + CSS.escape(el.value || "") + '"]' };
+    }
+    key.play = !!el.closest(".felt, .hand-area, #turn-banner, .summary, .winner");
+    return key;
+  }
+
+  document.addEventListener("focusin", function (event) {
+    var el = event.target;
+    var board = $("#board");
+    if (!(el instanceof Element) || !board) return;
+    focusOutside = !board.contains(el);
+    if (!focusOutside) lastInBoard = keyOf(el);
+  });
+
+  // The focus is on the board, or lost with no other place (<body>).
+  function focusOnBoard() {
+    var el = document.activeElement;
+    var board = $("#board");
+    if (el && board && board.contains(el)) return true;
+    return (!el || el === document.body || el === document.documentElement) && !focusOutside;
+  }
 
   function rememberFocus() {
     var el = document.activeElement;
+    var board = $("#board");
     focusKey = null;
-    if (!el || !$("#board") || !$("#board").contains(el)) return;
-    if (el.getAttribute("data-card")) focusKey = { card: el.getAttribute("data-card") };
-    else if (el.id) focusKey = { id: el.id };
-    else focusKey = { inside: true };
+    if (!board || !focusOnBoard()) return;
+    if (el && board.contains(el)) focusKey = keyOf(el);
+    else focusKey = lastInBoard; // dropped on <body> (by the play that was sent), or none yet
   }
 
-  function restoreFocus() {
-    if (!focusKey) return;
+  function usable(el) {
+    return el && !el.disabled && !el.closest("[hidden]") ? el : null;
+  }
+
+  function focusHome() {
+    return (
+      usable($("#hand .hand-card:not([disabled])")) ||
+      usable($("#board .summary button, #board .winner button")) ||
+      usable($("#turn-banner")) ||
+      usable($("#board .btn"))
+    );
+  }
+
+  // After a swap; `came`: the turn just came to this player.
+  function restoreFocus(came) {
     var key = focusKey;
     focusKey = null;
+    // moved elsewhere since the swap began (into the chat, while it settled)
+    if (!focusOnBoard()) return;
+    if (came && (!key || key.play)) {
+      var first = usable($("#hand .hand-card:not([disabled])"));
+      if (first) {
+        first.focus({ preventScroll: true });
+        return;
+      }
+    }
+    if (!key) return;
     var el = null;
     if (key.card) el = $('#board [data-card="' + key.card + '"]:not([disabled])');
     else if (key.id) el = document.getElementById(key.id);
-    if (!el || el.disabled) el = $("#hand .hand-card:not([disabled])") || $("#turn-banner") || $("#board .btn");
+    else if (key.field) el = $("#board " + key.field);
+    el = usable(el) || focusHome();
     if (el) el.focus({ preventScroll: true });
+  }
+
+  function announce(text) {
+    var region = $("#turn-announce");
+    if (!region || !text) return;
+    if (region.textContent === text) region.textContent = "";
+    window.setTimeout(function () {
+      region.textContent = text;
+    }, 50);
+  }
+
+  // Say whose turn it is when that changes; true when it just came to this
+  // player (from another's move: not after taking a 15 that was left).
+  function turnChanged() {
+    var board = $("#board .board");
+    var banner = $("#turn-banner");
+    if (!board) return false;
+    var now = {
+      mine: board.getAttribute("data-my-turn") === "true",
+      text: banner ? banner.getAttribute("data-announce") || "" : "",
+      move: board.getAttribute("data-move-key") || "",
+    };
+    var before = lastTurn;
+    lastTurn = now;
+    if (!before) return false; // the page as loaded: the title says it
+    var byOther = board.getAttribute("data-move-seat") !== board.getAttribute("data-you");
+    var came = now.mine && (!before.mine || (now.move !== before.move && byOther));
+    if (came || now.text !== before.text) announce(now.text);
+    return came;
+  }
+
+  /* ------------------------------------------------------------ unread chat */
+
+  // On a phone the chat is below the game: the «Chat» link in the game bar
+  // counts the lines others wrote while the chat was out of sight (an
+  // IntersectionObserver on the chat panel, which no swap replaces), and the
+  // count clears when the chat is seen. Lines are told apart by their id
+  // (data-line), so the count survives the chat log's out-of-band swaps.
+  var chatSeen = null; // line id → true, for the lines already counted
+  var unread = 0;
+  var chatInView = true; // until the observer says otherwise: nothing counted
+
+  function syncChatBadge() {
+    var badge = $("#chat-badge");
+    if (!badge) return;
+    badge.hidden = !unread;
+    badge.firstElementChild.textContent = unread ? String(unread) : "";
+    badge.lastElementChild.textContent = !unread
+      ? ""
+      : unread === 1
+        ? msg("chatUnreadOne")
+        : msg("chatUnreadMany", { n: unread });
+  }
+
+  function countChat() {
+    var lines = $all("#chat-log li[data-line]");
+    var first = chatSeen === null;
+    if (first) chatSeen = {};
+    lines.forEach(function (li) {
+      var id = li.getAttribute("data-line");
+      if (chatSeen[id]) return;
+      chatSeen[id] = true;
+      if (!first && !chatInView && !li.classList.contains("is-mine")) unread += 1;
+    });
+    syncChatBadge();
+  }
+
+  function watchChat() {
+    var panel = $("#main > .chat");
+    if (!panel || !window.IntersectionObserver) return;
+    new window.IntersectionObserver(
+      function (entries) {
+        var entry = entries[entries.length - 1];
+        // seen: half of it, or enough of it to read a few lines
+        chatInView = entry.isIntersecting && (entry.intersectionRatio >= 0.5 || entry.intersectionRect.height >= 120);
+        if (chatInView && unread) {
+          unread = 0;
+          syncChatBadge();
+        }
+      },
+      { threshold: [0, 0.25, 0.5, 0.75, 1] }
+    ).observe(panel);
   }
 
   /* ------------------------------------------------------------ live stream */
@@ -1093,14 +1377,16 @@
         if (d) d.open = true;
       });
       render();
+      keepConfirm();
       absoluteInvite();
       syncTurn();
       var board = $("#board .board");
       if (board) animateMove(board);
-      restoreFocus();
+      restoreFocus(turnChanged());
       boardShown();
     }
     scrollChat();
+    countChat();
   });
 
   // A play in flight: the form is swapped away with the board, so its own
@@ -1190,6 +1476,9 @@
     render();
     startNotices();
     syncTurn();
+    turnChanged();
+    countChat();
+    watchChat();
     var board = $("#board .board");
     if (board) animateMove(board);
   }

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from escoba.web.email_channel import EmailChannel
 
 DECK_COOKIE = "deck"
+#: «Confirmar jugadas»: "on" when this browser wants a play to wait for CONFIRMAR.
+CONFIRM_COOKIE = "confirm"
 
 
 @dataclass

@@ -31,6 +31,7 @@ from escoba.names import (
     parse_design,
 )
 from escoba.web.deps import (
+    CONFIRM_COOKIE,
     DECK_COOKIE,
     AppContext,
     ContextDep,
@@ -58,6 +59,16 @@ def is_htmx(request: Request) -> bool:
 
 def design_of(request: Request) -> Design:
     return parse_design(request.cookies.get(DECK_COOKIE))
+
+
+#: The values of «Confirmar jugadas» (form and cookie): a play waits for CONFIRMAR, or not.
+CONFIRM_CHOICES = {"on": True, "off": False}
+
+
+def confirm_of(request: Request) -> bool:
+    """Whether this viewer asked to confirm each play (off unless asked: a tap
+    plays at once, as it always did)."""
+    return request.cookies.get(CONFIRM_COOKIE) == "on"
 
 
 def invite_url(request: Request, ctx: AppContext, invite: str) -> str:
@@ -108,8 +119,9 @@ def refusal(request: Request, exc: ServiceError, back_url: str = "/") -> HTMLRes
 @dataclass
 class Visit:
     """This request at a table: who is looking (the seat this browser's
-    device holds there, if any), in which language and deck design. The
-    routes' current seat, as a dependency."""
+    device holds there, if any), in which language and deck design, and
+    whether a play waits for CONFIRMAR. The routes' current seat, as a
+    dependency."""
 
     request: Request
     ctx: AppContext
@@ -117,6 +129,7 @@ class Visit:
     token: HeldSeat | None
     lang: str
     design: Design
+    confirm: bool = False
 
     @property
     def service(self) -> TableService:
@@ -160,6 +173,7 @@ class Visit:
                     error=error,
                     notice_kinds=kinds,
                     watching=watching,
+                    confirm_moves=self.confirm,
                 )
             )
         url = invite_url(self.request, self.ctx, self.invite)
@@ -176,6 +190,7 @@ class Visit:
             invite_url=url,
             notice_kinds=kinds,
             email=email,
+            confirm_moves=self.confirm,
         )
         return html_response(body, status_code)
 
@@ -205,6 +220,7 @@ async def visit(invite: str, request: Request, ctx: ContextDep) -> Visit:
         token=held_seat(request, invite),
         lang=lang_of(request),
         design=design_of(request),
+        confirm=confirm_of(request),
     )
 
 
@@ -460,6 +476,32 @@ async def choose_design(here: VisitDep, design: Annotated[str, Form()] = "") -> 
     response.set_cookie(
         DECK_COOKIE,
         chosen.value,
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=here.ctx.settings.secure_cookies,
+        path="/",
+    )
+    return response
+
+
+@router.post("/t/{invite}/confirm")
+async def choose_confirm(here: VisitDep, confirm: Annotated[str, Form()] = "") -> Response:
+    """«Confirmar jugadas», each viewer's, kept in a cookie: with it on, a play
+    shows what it will do and waits for CONFIRMAR (static/escoba.js)."""
+    chosen = CONFIRM_CHOICES.get(confirm)
+    if chosen is None:  # only a forged post: refused (422) even to HTMX, nothing kept
+        refused = here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
+        refused.status_code = 422
+        return refused
+    if here.htmx:
+        here.confirm = chosen
+        response: Response = here.show(fragment=True)
+    else:
+        response = RedirectResponse(f"/t/{here.invite}", status_code=303)
+    response.set_cookie(
+        CONFIRM_COOKIE,
+        confirm,
         max_age=COOKIE_MAX_AGE,
         httponly=True,
         samesite="lax",

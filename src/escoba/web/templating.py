@@ -176,11 +176,14 @@ def table_context(
     limits: PageLimits = DEFAULT_LIMITS,
     notice_kinds: frozenset[NoticeKind] | None = None,
     email: Any = None,
+    confirm_moves: bool = False,
 ) -> dict[str, Any]:
     """`notice_kinds`: what the viewer's seat hears of (None: no seat);
     `email`: the seat's e-mail form (`email_seats.EmailForm`), when the
-    server sends e-mail and the viewer is seated."""
+    server sends e-mail and the viewer is seated; `confirm_moves`: the
+    viewer's «Confirmar jugadas» (a play waits for CONFIRMAR)."""
     return {
+        "confirm_moves": confirm_moves,
         "notice_kinds": notice_kinds,
         "email": email,
         "page": page,
