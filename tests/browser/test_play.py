@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+from escoba.web.assets import static_url
+
 from .conftest import DESKTOP, MISSING, LiveServer, new_context
 
 if MISSING:
@@ -63,7 +65,7 @@ def test_whole_game_by_tapping_against_three_robots(server: LiveServer, phone: P
             # the title follows the board swap: wait for it rather than read it once
             expect(phone).to_have_title(re.compile(r"^¡Tu turno!"))
             href = phone.locator("#favicon").get_attribute("href")
-            assert href == "/static/favicon-turn.svg"
+            assert href == static_url("favicon-turn.svg")
             check_axe(phone, "table")
             shot(phone, "table-french-phone")
             shots["table"] = True

@@ -9,6 +9,7 @@ from dataclasses import replace
 from escoba.engine import EndReason, GameState, Phase, Play, end_game, view
 from escoba.engine.cards import NOTATION
 from escoba.names import Design
+from escoba.web.assets import vendor_url
 from escoba.web.board import board_model
 from escoba.web.pages import TableStatus
 from escoba.web.templating import render_board, render_page, render_table
@@ -38,7 +39,7 @@ def assert_forms_carry_version(html: str, version: int) -> None:
 def test_home_page() -> None:
     html = render_page("home.html", error=None, name=None, target=None)
     assert '<html lang="es">' in html
-    assert "/vendor/htmx.min.js" in html and "/vendor/htmx-ext-sse.js" in html
+    assert vendor_url("htmx.min.js") in html and vendor_url("htmx-ext-sse.js") in html
     assert 'value="21" checked' in html and 'value="31"' in html
     assert "CREAR MESA" in html
     assert_csp_friendly(html)

@@ -1,27 +1,58 @@
-"""Static files and the front-end packages: our CSS and script from
-`static/`, and htmx, its SSE extension and the API docs' pages from the npm
-packages (package.json), served from node_modules, never copied into the
-repository."""
+"""Static files and the front-end packages: our CSS, scripts and images from
+`static/`, the card sprites drawn by `cards_svg`, and htmx, its SSE extension
+and the API docs' pages from the npm packages (package.json), served from
+node_modules, never copied into the repository.
+
+Every file is read once, at start (`load`), and named by its content: pages
+link `/static/escoba.3f2a9c1b04.css` (`static_url("escoba.css")`), which is
+kept a year (`IMMUTABLE`); the next release's file has another name, so a
+browser never keeps a stale one. The plain name (`/static/escoba.css`) still
+answers, kept a little while (`SHORT`), for pages made before a release and
+for the few that must keep a fixed name (the service worker's and the
+manifest's icons); a name with another content's hash is not found (404). A
+file that compresses is gzipped once, at start, and sent so to a browser that
+takes gzip: the pages' middleware leaves an answer already encoded alone.
+"""
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import mimetypes
 import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
-from fastapi import APIRouter
-from fastapi.responses import (
-    FileResponse,
-    PlainTextResponse,
-    Response,
-)
-from fastapi.staticfiles import StaticFiles
+from fastapi import APIRouter, Request
+from fastapi.responses import PlainTextResponse, Response
+from starlette.exceptions import HTTPException
+
+from escoba.names import Design
+from escoba.web.cards_svg import sprite, sprite_name
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 STATIC_DIR: Final = PACKAGE_DIR / "static"
 
+#: A content-named file: the same name always has the same content.
+IMMUTABLE: Final = "public, max-age=31536000, immutable"
+#: A plain name: its content changes with a release.
+SHORT: Final = "public, max-age=600"
+#: Hex digits of the content's SHA-256 in a file's name.
+HASH_LENGTH: Final = 10
+#: What is worth gzipping (images in PNG are compressed already).
+COMPRESSIBLE: Final = frozenset({".css", ".js", ".svg", ".json", ".webmanifest", ".txt"})
+MEDIA_TYPES: Final = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".webmanifest": "application/manifest+json",
+}
+
 router = APIRouter(include_in_schema=False)
-router.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
 #: Front-end files served from the npm packages (package.json), never copied
 #: into the repository: URL name → path inside node_modules.
@@ -32,6 +63,81 @@ VENDOR_FILES: Final = {
     "swagger-ui-bundle.js": ("swagger-ui-dist", "swagger-ui-bundle.js"),
     "swagger-ui.css": ("swagger-ui-dist", "swagger-ui.css"),
 }
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file as it is served: its bytes, gzipped when that pays, and the
+    hash of its content that names it."""
+
+    body: bytes
+    gzipped: bytes | None
+    media_type: str
+    digest: str
+
+    @classmethod
+    def of(cls, name: str, body: bytes) -> Asset:
+        suffix = Path(name).suffix
+        media_type = MEDIA_TYPES.get(suffix) or (
+            mimetypes.guess_type(name)[0] or "application/octet-stream"
+        )
+        gzipped = None
+        if suffix in COMPRESSIBLE:
+            packed = gzip.compress(body, compresslevel=9, mtime=0)
+            gzipped = packed if len(packed) < len(body) else None
+        digest = hashlib.sha256(body).hexdigest()[:HASH_LENGTH]
+        return cls(body, gzipped, media_type, digest)
+
+
+def hashed_name(name: str, digest: str) -> str:
+    """`escoba.css` → `escoba.<digest>.css` (before the last suffix)."""
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}.{digest}.{suffix}" if dot else f"{name}.{digest}"
+
+
+def split_hash(name: str) -> tuple[str, str] | None:
+    """`escoba.<digest>.css` → (`escoba.css`, `<digest>`); None if the name
+    has no place for a hash."""
+    stem, dot, suffix = name.rpartition(".")
+    base, dot2, digest = stem.rpartition(".")
+    if not (dot and dot2 and base) or "/" in digest:
+        return None
+    return f"{base}.{suffix}", digest
+
+
+class Shelf:
+    """The files under one URL prefix, by their plain names."""
+
+    def __init__(self, prefix: str, files: Mapping[str, Asset]) -> None:
+        self.prefix = prefix
+        self.files = dict(files)
+
+    def url(self, name: str) -> str:
+        """The content-named URL of `name`, or its plain URL if there is no
+        such file (it answers 404, as it would have)."""
+        asset = self.files.get(name)
+        if asset is None:
+            return f"{self.prefix}/{name}"
+        return f"{self.prefix}/{hashed_name(name, asset.digest)}"
+
+    def find(self, path: str) -> tuple[Asset, bool] | None:
+        """The file a URL path names, and whether by its content's hash."""
+        if (asset := self.files.get(path)) is not None:
+            return asset, False
+        split = split_hash(path)
+        if split is not None:
+            asset = self.files.get(split[0])
+            if asset is not None and asset.digest == split[1]:
+                return asset, True
+        return None
+
+
+def _static_files() -> Iterator[tuple[str, bytes]]:
+    for path in sorted(STATIC_DIR.rglob("*")):
+        if path.is_file():
+            yield path.relative_to(STATIC_DIR).as_posix(), path.read_bytes()
+    for design in Design:
+        yield sprite_name(design), sprite(design).encode()
 
 
 def node_modules_dirs() -> list[Path]:
@@ -56,15 +162,82 @@ def vendor_path(name: str) -> Path | None:
     return None
 
 
-@router.get("/vendor/{name}")
-def vendor(name: str) -> Response:
-    path = vendor_path(name)
-    if path is None:
+@lru_cache(maxsize=1)
+def static_shelf() -> Shelf:
+    """`static/` and the card sprites, read once."""
+    return Shelf("/static", {name: Asset.of(name, body) for name, body in _static_files()})
+
+
+@lru_cache(maxsize=1)
+def vendor_shelf() -> Shelf:
+    """The npm packages' files that are there, read once."""
+    files = {}
+    for name in VENDOR_FILES:
+        if (path := vendor_path(name)) is not None:
+            files[name] = Asset.of(name, path.read_bytes())
+    return Shelf("/vendor", files)
+
+
+def load() -> None:
+    """Read and hash every file now (the app's start), not on a first page."""
+    static_shelf()
+    vendor_shelf()
+
+
+def static_url(name: str) -> str:
+    """The URL pages give for `static/<name>` (or a card sprite)."""
+    return static_shelf().url(name)
+
+
+def vendor_url(name: str) -> str:
+    """The URL pages give for a front-end package's file (VENDOR_FILES)."""
+    return vendor_shelf().url(name)
+
+
+def takes_gzip(accept_encoding: str) -> bool:
+    """Whether `Accept-Encoding` takes gzip (by name or `*`, not `q=0`)."""
+    for item in accept_encoding.lower().split(","):
+        coding, _, params = item.partition(";")
+        if coding.strip() not in ("gzip", "*"):
+            continue
+        q = params.strip()
+        if q.startswith("q="):
+            try:
+                return float(q[2:]) > 0
+            except ValueError:
+                return False
+        return True
+    return False
+
+
+def serve(request: Request, asset: Asset, hashed: bool) -> Response:
+    """The file, gzipped when that pays and the browser takes it; a 304 to
+    a browser that has this very content."""
+    headers = {"Cache-Control": IMMUTABLE if hashed else SHORT, "ETag": f'"{asset.digest}"'}
+    if asset.gzipped is not None:
+        headers["Vary"] = "Accept-Encoding"
+    if asset.digest in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    body = asset.body
+    if asset.gzipped is not None and takes_gzip(request.headers.get("accept-encoding", "")):
+        body = asset.gzipped
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type=asset.media_type, headers=headers)
+
+
+@router.api_route("/static/{path:path}", methods=["GET", "HEAD"])
+def static(path: str, request: Request) -> Response:
+    found = static_shelf().find(path)
+    if found is None:
+        raise HTTPException(404)
+    return serve(request, *found)
+
+
+@router.api_route("/vendor/{name}", methods=["GET", "HEAD"])
+def vendor(name: str, request: Request) -> Response:
+    found = vendor_shelf().find(name)
+    if found is None:
         return PlainTextResponse(
             "Front-end package missing: run `npm ci` (or `bash dev.sh run`).", status_code=404
         )
-    return FileResponse(
-        path,
-        media_type="text/css" if path.suffix == ".css" else "text/javascript",
-        headers={"Cache-Control": "public, max-age=86400"},
-    )
+    return serve(request, *found)

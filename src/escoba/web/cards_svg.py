@@ -1,12 +1,16 @@
-"""The 40 cards and the card back as inline SVG, in both deck designs.
+"""The 40 cards and the card back as SVG, in both deck designs.
 
-Each drawing is self-contained (no ids, no `<use>`), so a page may hold many
-of them; each is an image with its name, in the viewer's language, for screen
-readers. The
-corner rank and pip are big on purpose: a card is about 60 px wide on a phone.
-The French design keeps its four classic pips; the Spanish suits are simple
-vector shapes drawn here (a gold coin, a cup, a sword, a club). Face cards
-carry a round mark with their capture value (8, 9, 10), as on the site.
+A card's drawing is drawn once, in a sprite of its design (`sprite`: one
+`<symbol>` a card, served as a content-named static file, web/assets.py, kept
+by the browser a year); a page holds for each card a small inline `<svg>`
+that names it, in the viewer's language, for screen readers, and shows its
+drawing with `<use href="<sprite>#c7D">` (`card_svg`): a board weighs a
+few hundred bytes a card instead of two kilobytes. The corner rank and pip
+are big on purpose: a card is about 60 px wide on a phone. The French design
+keeps its four classic pips; the Spanish suits are simple vector shapes drawn
+here (a gold coin, a cup, a sword, a club). Face cards carry a round mark
+with their capture value (8, 9, 10), as on the site. The back stays a
+drawing of its own (`card_back_svg`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from markupsafe import Markup
 
+from escoba.engine.cards import NOTATION
 from escoba.names import Design, card_name, is_face, rank_label
 
 WIDTH: Final = 60
@@ -146,17 +151,13 @@ def _value_mark(value: int, ink: str) -> str:
     )
 
 
-@lru_cache(maxsize=256)
-def card_svg(card: int, design: Design = Design.FRENCH, lang: str = "es") -> Markup:
-    """The card `card` (0..39, value-major) as an inline SVG image."""
+def card_drawing(card: int, design: Design) -> str:
+    """What the card `card` (0..39, value-major) shows, in a 60×90 box: the
+    body of its symbol in the sprite."""
     value = card // 4 + 1
     shape, ink = _SUITS[design][card % 4]
     rank = rank_label(card, design)
-    title = _title(card, design, lang)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="card-svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'role="img" aria-label={quoteattr(title)} data-card-design="{design.value}">',
-        f"<title>{escape(title)}</title>",
         f'<rect x="0.75" y="0.75" width="{WIDTH - 1.5}" height="{HEIGHT - 1.5}" rx="5" '
         'fill="#fffdf6" stroke="#8a8a8a" stroke-width="1.5"/>',
         f'<text x="10" y="20" text-anchor="middle" font-family="{_FONT}" font-weight="800" '
@@ -176,8 +177,44 @@ def card_svg(card: int, design: Design = Design.FRENCH, lang: str = "es") -> Mar
         f'<text x="7" y="13" text-anchor="middle" font-family="{_FONT}" font-weight="700" '
         f'font-size="10" fill="{ink}">{escape(rank)}</text></g>'
     )
-    parts.append("</svg>")
-    return Markup("".join(parts))
+    return "".join(parts)
+
+
+def symbol_id(card: int) -> str:
+    """The card's symbol in its design's sprite: `c` and its notation (`c7D`)."""
+    return f"c{NOTATION[int(card)]}"
+
+
+def sprite_name(design: Design) -> str:
+    """The sprite's name among the static files (web/assets.py)."""
+    return f"cards-{design.value}.svg"
+
+
+def sprite(design: Design) -> str:
+    """The 40 drawings of a design as one SVG document of symbols."""
+    symbols = "".join(
+        f'<symbol id="{symbol_id(card)}" viewBox="0 0 {WIDTH} {HEIGHT}">'
+        f"{card_drawing(card, design)}</symbol>\n"
+        for card in range(40)
+    )
+    return f'<svg xmlns="http://www.w3.org/2000/svg">\n{symbols}</svg>\n'
+
+
+@lru_cache(maxsize=512)
+def card_svg(
+    card: int, design: Design = Design.FRENCH, lang: str = "es", sprite_url: str | None = None
+) -> Markup:
+    """The card `card` (0..39, value-major) as an inline SVG image named in
+    `lang`, its drawing from the sprite at `sprite_url` (by default the
+    sprite's plain static URL)."""
+    title = _title(card, design, lang)
+    url = sprite_url or f"/static/{sprite_name(design)}"
+    return Markup(
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="card-svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'role="img" aria-label={quoteattr(title)} data-card-design="{design.value}">'
+        f"<title>{escape(title)}</title>"
+        f"<use href={quoteattr(url + '#' + symbol_id(card))}/></svg>"
+    )
 
 
 @lru_cache(maxsize=4)

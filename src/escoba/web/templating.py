@@ -29,8 +29,9 @@ from escoba.names import (
     diamonds_word,
     seven_of_diamonds_name,
 )
+from escoba.web.assets import static_url, vendor_url
 from escoba.web.board import and_list, board_model, who
-from escoba.web.cards_svg import card_back_svg, card_svg
+from escoba.web.cards_svg import card_back_svg, card_svg, sprite_name
 from escoba.web.errors import ServiceError
 from escoba.web.notices import NoticeKind
 from escoba.web.pages import TablePage, TableStatus
@@ -103,7 +104,7 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
     env.globals.update(_html_gettext(tr))
 
     def card_face(card: int, design: Design) -> Any:
-        return card_svg(card, design, lang)
+        return card_svg(card, design, lang, static_url(sprite_name(design)))
 
     env.globals.update(
         lang=lang,
@@ -113,6 +114,8 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         html_lang=HTML_LANG.get(lang, "es"),
         languages=LANGUAGES,
         card_svg=card_face,
+        static_url=static_url,  # a static file's content-named URL (web/assets.py)
+        vendor_url=vendor_url,
         card_back_svg=lambda: card_back_svg(lang),
         card_name=lambda card, design: card_name(card, design, lang),
         design_label=lambda design: design_label(design, lang),
