@@ -12,6 +12,9 @@ for the few that must keep a fixed name (the service worker's and the
 manifest's icons); a name with another content's hash is not found (404). A
 file that compresses is gzipped once, at start, and sent so to a browser that
 takes gzip: the pages' middleware leaves an answer already encoded alone.
+Our CSS and scripts are minified first (rcssmin, rjsmin: comments and
+spaces out, nothing renamed), so the repository keeps them commented and a
+browser gets about a third less.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
+import rcssmin
+import rjsmin
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 from starlette.exceptions import HTTPException
@@ -132,10 +137,20 @@ class Shelf:
         return None
 
 
+def minified(name: str, body: bytes) -> bytes:
+    """Our CSS or script as served: without comments and needless spaces."""
+    if name.endswith(".css"):
+        return str(rcssmin.cssmin(body.decode())).encode()
+    if name.endswith(".js"):
+        return str(rjsmin.jsmin(body.decode())).encode()
+    return body
+
+
 def _static_files() -> Iterator[tuple[str, bytes]]:
     for path in sorted(STATIC_DIR.rglob("*")):
         if path.is_file():
-            yield path.relative_to(STATIC_DIR).as_posix(), path.read_bytes()
+            name = path.relative_to(STATIC_DIR).as_posix()
+            yield name, minified(name, path.read_bytes())
     for design in Design:
         yield sprite_name(design), sprite(design).encode()
 
