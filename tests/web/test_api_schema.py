@@ -39,6 +39,8 @@ NOT_THE_APIS: dict[tuple[str, int], str] = {
     ("transfer_unknown", 404): "redeeming a code: /seguir, a page",
     ("transfer_used", 409): "redeeming a code: /seguir, a page",
     ("transfer_expired", 409): "redeeming a code: /seguir, a page",
+    ("no_round", 404): "a round's replay: /t/{invite}/ronda/{n}, a page",
+    ("no_step", 404): "a round's replay: /t/{invite}/ronda/{n}?paso=k, a page",
 }
 #: POST operations that take no body (the seat is the bearer token's).
 BODILESS_POSTS = frozenset({"/api/tables/{invite}/transfer"})
