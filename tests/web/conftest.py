@@ -92,6 +92,10 @@ def settings(db_url: str) -> Settings:
         robot_inline=True,
         robot_delay=0,
         secret_key="test-secret",
+        # Pushes in the app's own process: a worker process of their own
+        # (production's default) costs ~1.5 s to stop after every test that
+        # plays; tests/web/test_push_worker.py tests that process.
+        push_processes=0,
     )
 
 

@@ -136,7 +136,7 @@ def test_a_finished_round_replays_play_by_play_for_players_and_watchers(
         taken = re.search(r'class="replay-taken"(.*?)</figure>', block, re.S)
         taken_cards = re.findall(r'data-card="([^"]+)"', taken.group(1)) if taken else []
         assert taken_cards == [NOTATION[c] for c in action.cards]
-        assert ("¡ESCOBA!" in block) == action.escoba
+        assert block.count("¡ESCOBA!") == (1 if action.escoba else 0)  # said once
 
 
 def test_an_early_step_shows_no_card_that_was_still_in_a_hand(app_client: TestClient) -> None:
@@ -238,3 +238,22 @@ def test_the_series_replays_earlier_games_from_the_log(app_client: TestClient) -
     assert page.series is not None
     assert page.series.games == 1
     assert page.series.wins == ((0, int(won == 0)), (1, int(won == 1)))
+
+
+def test_an_escoba_is_said_once_in_its_step(app_client: TestClient) -> None:
+    """The step's sentence says ¡ESCOBA! (the play log's words): no second
+    mark beside it."""
+    for seed in range(3, 40):
+        ana = game_against_a_robot(app_client)
+        until_round_over(ana, random.Random(seed))
+        state = server_state(app_client, ana.invite)
+        assert state is not None
+        actions = state.finished_rounds[0].actions
+        sweeps = [i for i, action in enumerate(actions, start=1) if action.escoba]
+        if sweeps:
+            break
+    else:
+        raise AssertionError("no first round with an escoba in 37 games")
+    for i in sweeps:
+        block = replay_block(step_html(app_client, ana.invite, 1, i))
+        assert block.count("¡ESCOBA!") == 1, block

@@ -127,9 +127,12 @@ def replay_page(replay: RoundReplay, number: int, design: Design, lang: str) -> 
         raise NotFound("no_step")
     step = story.steps[number]
     names = _names(replay, lang)
+    text = _describe(step, names, design, lang)
     escoba = None
     if step.escobas and step.kind != "end":
         escoba = "¡ESCOBA DOBLE!" if step.escobas >= 2 else "¡ESCOBA!"
+        if escoba in text:  # the sentence says it already (the play log's words)
+            escoba = None
     totals: tuple[tuple[Markup, int, int], ...] = ()
     if step.kind == "end":
         sides = len(story.scores)
@@ -152,7 +155,7 @@ def replay_page(replay: RoundReplay, number: int, design: Design, lang: str) -> 
         last_step=len(story.steps) - 1,
         kind=step.kind,
         step_label=_step_label(step, len(story.steps) - 2, lang),
-        text=_describe(step, names, design, lang),
+        text=text,
         deal_note=_deal_note(step, lang),
         card=step.card,
         taken=step.taken,
