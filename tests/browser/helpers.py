@@ -29,6 +29,20 @@ def start_game(page: Page) -> None:
     expect(page.locator(".game")).to_be_visible()
 
 
+def start_two_player_game(ana: Page, beto: Page, base: str, touch: bool = False) -> str:
+    """Ana makes a table, Beto sits through its invite link (a tap on a
+    touch screen), Ana starts; both see the game. The table's invite."""
+    invite = create_table(ana, base, "Ana")
+    beto.goto(f"{base}/t/{invite}")
+    beto.fill("#join-name", "Beto")
+    sit = beto.get_by_role("button", name="SENTARME")
+    sit.tap() if touch else sit.click()
+    expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
+    start_game(ana)
+    expect(beto.locator(".game")).to_be_visible()
+    return invite
+
+
 def board_version(page: Page) -> int:
     return int(page.locator("#board .board").get_attribute("data-version") or "0")
 

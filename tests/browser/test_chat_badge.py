@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
-from .helpers import board_version, check_axe, create_table, start_game, tap_play  # noqa: E402
+from .helpers import board_version, check_axe, start_two_player_game, tap_play  # noqa: E402
 
 CHAT_OUT_OF_SIGHT = (
     "() => document.querySelector('#main > .chat').getBoundingClientRect().top > innerHeight"
@@ -48,13 +48,7 @@ def test_a_line_written_below_the_game_shows_on_the_badge_until_seen(
     ana_ctx, beto_ctx = new_context(browser), new_context(browser)  # 390×844 phones
     try:
         ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
-        invite = create_table(ana, server.url, "Ana")
-        beto.goto(f"{server.url}/t/{invite}")
-        beto.fill("#join-name", "Beto")
-        beto.get_by_role("button", name="SENTARME").click()
-        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
-        start_game(ana)
-        expect(beto.locator(".game")).to_be_visible()
+        invite = start_two_player_game(ana, beto, server.url)
         # how far below the game the chat starts depends on the layout and on
         # whose turn it is (the hand's buttons): the game is made as tall as
         # the screen, so the chat is out of sight whatever the layout does

@@ -26,6 +26,7 @@ from .helpers import (  # noqa: E402
     choose_play,
     create_table,
     start_game,
+    start_two_player_game,
     wait_for_my_turn_or_end,
 )
 
@@ -206,13 +207,7 @@ def test_llevar_el_15_waits_for_confirmar(server: LiveServer, browser: Browser) 
     ana_ctx, beto_ctx = new_context(browser, DESKTOP), new_context(browser, DESKTOP)
     try:
         ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
-        invite = create_table(ana, server.url, "Ana")
-        beto.goto(f"{server.url}/t/{invite}")
-        beto.fill("#join-name", "Beto")
-        beto.get_by_role("button", name="SENTARME").click()
-        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
-        start_game(ana)
-        expect(beto.locator(".game")).to_be_visible()
+        start_two_player_game(ana, beto, server.url)
         for page in (ana, beto):
             _confirm_on(page)
         plays = {id(ana): Plays(ana), id(beto): Plays(beto)}

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
-from .helpers import board_version, create_table, tap_play, wait_for_my_turn_or_end  # noqa: E402
+from .helpers import board_version, start_two_player_game, tap_play, wait_for_my_turn_or_end  # noqa: E402
 
 
 def _mark_board(page: Page) -> None:
@@ -46,13 +46,7 @@ def test_seguir_en_otro_dispositivo_survives_live_updates(
     ana_ctx, beto_ctx = new_context(browser, DESKTOP), new_context(browser)
     try:
         ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
-        invite = create_table(ana, server.url, "Ana")
-        beto.goto(f"{server.url}/t/{invite}")
-        beto.fill("#join-name", "Beto")
-        beto.get_by_role("button", name="SENTARME").click()
-        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
-        ana.get_by_role("button", name="EMPEZAR").click()
-        expect(beto.locator(".game")).to_be_visible()
+        start_two_player_game(ana, beto, server.url)
 
         # on load, as a seated player
         ana.reload()

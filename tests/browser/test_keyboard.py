@@ -25,6 +25,7 @@ from .helpers import (  # noqa: E402
     choose_play,
     create_table,
     start_game,
+    start_two_player_game,
     tap_play,
     wait_for_my_turn_or_end,
 )
@@ -107,13 +108,7 @@ def test_typing_in_the_chat_keeps_the_focus_while_the_other_player_plays(
     ana_ctx, beto_ctx = new_context(browser, DESKTOP), new_context(browser, DESKTOP)
     try:
         ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
-        invite = create_table(ana, server.url, "Ana")
-        beto.goto(f"{server.url}/t/{invite}")
-        beto.fill("#join-name", "Beto")
-        beto.get_by_role("button", name="SENTARME").click()
-        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
-        start_game(ana)
-        expect(beto.locator(".game")).to_be_visible()
+        start_two_player_game(ana, beto, server.url)
         # Ana's turn to wait: let Beto be on turn first
         if ana.locator("#board .board.is-my-turn").count():
             tap_play(ana)
@@ -146,13 +141,7 @@ def test_a_form_of_the_game_bar_keeps_the_focus_when_the_turn_comes(
     ana_ctx, beto_ctx = new_context(browser, DESKTOP), new_context(browser, DESKTOP)
     try:
         ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
-        invite = create_table(ana, server.url, "Ana")
-        beto.goto(f"{server.url}/t/{invite}")
-        beto.fill("#join-name", "Beto")
-        beto.get_by_role("button", name="SENTARME").click()
-        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
-        start_game(ana)
-        expect(beto.locator(".game")).to_be_visible()
+        start_two_player_game(ana, beto, server.url)
         if ana.locator("#board .board.is-my-turn").count():
             tap_play(ana)
         expect(beto.locator("#board .board.is-my-turn")).to_have_count(1)

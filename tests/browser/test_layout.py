@@ -29,6 +29,7 @@ from .helpers import (  # noqa: E402
     create_table,
     shot,
     start_game,
+    start_two_player_game,
     tap_play,
     wait_for_my_turn_or_end,
 )
@@ -172,13 +173,7 @@ def test_llevar_el_15_fits_the_smallest_phone(server: LiveServer, browser: Brows
     ana_ctx, beto_ctx = _context(browser, "phone-360"), _context(browser, "phone-360")
     try:
         ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
-        invite = create_table(ana, server.url, "Ana")
-        beto.goto(f"{server.url}/t/{invite}")
-        beto.fill("#join-name", "Beto")
-        beto.get_by_role("button", name="SENTARME").tap()
-        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
-        start_game(ana)
-        expect(beto.locator(".game")).to_be_visible()
+        start_two_player_game(ana, beto, server.url, touch=True)
         for _ in range(30):
             movers = [p for p in (ana, beto) if p.locator("#board .board.is-my-turn").count()]
             if not movers:

@@ -30,6 +30,7 @@ from .helpers import (  # noqa: E402
     create_table,
     shot,
     start_game,
+    start_two_player_game,
     tap_play,
     wait_for_my_turn_or_end,
 )
@@ -132,13 +133,7 @@ def test_llevar_el_15_that_was_left(server: LiveServer, browser: Browser) -> Non
     ana_ctx, beto_ctx = new_context(browser), new_context(browser)
     try:
         ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
-        invite = create_table(ana, server.url, "Ana")
-        beto.goto(f"{server.url}/t/{invite}")
-        beto.fill("#join-name", "Beto")
-        beto.get_by_role("button", name="SENTARME").click()
-        expect(ana.locator(".seat-slot .seat-name", has_text="Beto")).to_be_visible()
-        start_game(ana)
-        expect(beto.locator(".game")).to_be_visible()
+        start_two_player_game(ana, beto, server.url)
         for _ in range(24):
             movers = [p for p in (ana, beto) if p.locator("#board .board.is-my-turn").count()]
             if not movers:
