@@ -64,14 +64,24 @@ def test_actions_and_rules_have_one_json_form_each() -> None:
         "capture": ["4S", "6C"],
     }
     assert eng.make_claim(c(["6C", "4S"])).to_dict() == {"type": "claim", "group": ["4S", "6C"]}
-    rules = eng.RuleSet(target=31, thirty_is_double=False, compulsory_capture=True)
-    assert rules.to_dict() == {"target": 31, "thirty_is_double": False, "compulsory_capture": True}
+    rules = eng.RuleSet(
+        target=31, thirty_is_double=False, compulsory_capture=True, setenta=True, ties="each"
+    )
+    assert rules.to_dict() == {
+        "target": 31,
+        "thirty_is_double": False,
+        "compulsory_capture": True,
+        "setenta": True,
+        "ties": "each",
+    }
     assert eng.RuleSet.from_dict(rules.to_dict()) == rules
     assert eng.RuleSet.from_dict({}) == eng.RuleSet() == eng.SITE_RULES
     assert eng.SITE_RULES.to_dict() == {
         "target": 21,
         "thirty_is_double": True,
         "compulsory_capture": False,
+        "setenta": False,
+        "ties": "nobody",
     }
 
 

@@ -375,7 +375,7 @@ def _end_round(
     leftover = Leftover(seat=rs.last_capturer, cards=rs.table)
     if rs.last_capturer is not None and rs.table:
         captured[rs.last_capturer] = captured[rs.last_capturer] + rs.table
-    scores = score_round(captured, rs.escobas, players)
+    scores = score_round(captured, rs.escobas, players, state.rules)
     totals = tuple(t + s.points for t, s in zip(state.totals, scores, strict=True))
     summary = RoundSummary(
         number=rs.number,

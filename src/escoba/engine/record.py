@@ -157,7 +157,13 @@ def replay_states(record: dict[str, Any]) -> Iterator[GameState]:
 def _replay(record: dict[str, Any]) -> Iterator[GameState]:
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not an {FORMAT} record")
-    rules = RuleSet.from_dict({**record.get("rules", {}), "target": _req(record, "target")})
+    named = record.get("rules", {})
+    if not isinstance(named, dict):
+        raise RecordError("rules must be an object")
+    try:
+        rules = RuleSet.from_dict({**named, "target": _req(record, "target")})
+    except ValueError as exc:
+        raise RecordError(f"bad rules: {exc}") from None
     players_list = _req(record, "players")
     if not isinstance(players_list, list):
         raise RecordError("players must be a list")

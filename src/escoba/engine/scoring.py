@@ -3,12 +3,29 @@ and the results of leaving and absence in «The table around the game»)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Final
 
 from escoba.engine.cards import IS_DIAMOND, SEVEN_OF_DIAMONDS, VALUE, Card
+from escoba.engine.rules import SITE_RULES, RuleSet, Ties
 from escoba.engine.seats import side_count, side_of
 from escoba.engine.state import EndReason, Result, SideScore
+
+#: La setenta's worth of each capture value (RULES.md, *Variants*): 7 = 21,
+#: 6 = 18, ace = 16, 5 = 15, 4 = 14, 3 = 13, 2 = 12, the figures 10.
+SETENTA_WORTH: Final[dict[int, int]] = {
+    7: 21,
+    6: 18,
+    1: 16,
+    5: 15,
+    4: 14,
+    3: 13,
+    2: 12,
+    8: 10,
+    9: 10,
+    10: 10,
+}
 
 
 def _most(counts: Sequence[int]) -> int | None:
@@ -18,12 +35,45 @@ def _most(counts: Sequence[int]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _leaders(counts: Sequence[int | None], ties: Ties) -> tuple[int, ...]:
+    """The sides that score «the most» of something: the one strictly ahead;
+    on a tie at the top nobody, or every tied side when ties give each. A side
+    with none of it (or no setenta, None) never has the most."""
+    present = [c for c in counts if c]
+    if not present:
+        return ()
+    best = max(present)
+    leaders = tuple(i for i, c in enumerate(counts) if c == best)
+    return leaders if len(leaders) == 1 or ties == "each" else ()
+
+
+def setenta(pile: Iterable[Card]) -> int | None:
+    """The side's setenta: its best card of each suit by `SETENTA_WORTH`,
+    summed; None («coja») when the side took no card of some suit."""
+    best = [0, 0, 0, 0]
+    for c in pile:
+        worth = SETENTA_WORTH[VALUE[c]]
+        if worth > best[c % 4]:
+            best[c % 4] = worth
+    return None if 0 in best else sum(best)
+
+
+def leftover_check(cards: Iterable[Card]) -> tuple[int, int]:
+    """The players' check of the cards left at a round's end: their sum, and
+    how many fifteens it holds over 10 (the sum is always 10 + 15·k, since the
+    deck sums 220 and every capture takes a multiple of 15)."""
+    total = sum(VALUE[c] for c in cards)
+    return total, (total - 10) // 15
+
+
 def score_round(
     captured_by_seat: Sequence[Sequence[Card]],
     escobas_by_seat: Sequence[int],
     players: int,
+    rules: RuleSet = SITE_RULES,
 ) -> tuple[SideScore, ...]:
-    """Each side's counts and points; partners pool captures and escobas."""
+    """Each side's counts and points under `rules`; partners pool captures
+    and escobas."""
     n_sides = side_count(players)
     piles: list[list[Card]] = [[] for _ in range(n_sides)]
     escobas = [0] * n_sides
@@ -35,20 +85,26 @@ def score_round(
     diamonds = [sum(1 for c in p if IS_DIAMOND[c]) for p in piles]
     sevens = [sum(1 for c in p if VALUE[c] == 7) for p in piles]
     seven_d = [SEVEN_OF_DIAMONDS in p for p in piles]
+    setentas = [setenta(p) for p in piles] if rules.setenta else [None] * n_sides
 
     pts_cards = [0] * n_sides
     pts_diamonds = [0] * n_sides
     pts_sevens = [0] * n_sides
-    top = _most(cards)
-    if top is not None:
+    # a point shared by tied sides (ties give each) is always 1: the doubles
+    # (every other side under 10 cards, all ten diamonds, all four sevens)
+    # reward a side alone at the top
+    tops = _leaders(cards, rules.ties)
+    for top in tops:
         others_under_ten = all(cards[s] < 10 for s in range(n_sides) if s != top)
-        pts_cards[top] = 2 if others_under_ten else 1
-    top = _most(diamonds)
-    if top is not None:
+        pts_cards[top] = 2 if others_under_ten and len(tops) == 1 else 1
+    for top in _leaders(diamonds, rules.ties):
         pts_diamonds[top] = 2 if diamonds[top] == 10 else 1
-    top = _most(sevens)
-    if top is not None:
-        pts_sevens[top] = 2 if sevens[top] == 4 else 1
+    if rules.setenta:
+        for top in _leaders(setentas, rules.ties):
+            pts_sevens[top] = 1
+    else:
+        for top in _leaders(sevens, rules.ties):
+            pts_sevens[top] = 2 if sevens[top] == 4 else 1
 
     out = []
     for s in range(n_sides):
@@ -64,6 +120,8 @@ def score_round(
             points_diamonds=pts_diamonds[s],
             points_seven_of_diamonds=1 if seven_d[s] else 0,
             points_sevens=pts_sevens[s],
+            setenta_rule=rules.setenta,
+            setenta=setentas[s],
         )
         # the round's points are the sum of its lines, as the summary shows them
         out.append(replace(score, points=sum(score.line_points)))

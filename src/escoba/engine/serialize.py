@@ -73,6 +73,8 @@ def _score(s: SideScore) -> list[Any]:
         s.points_diamonds,
         s.points_seven_of_diamonds,
         s.points_sevens,
+        s.setenta_rule,
+        s.setenta,
     ]
 
 

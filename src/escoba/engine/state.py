@@ -104,6 +104,11 @@ class SideScore:
     points_diamonds: int = 0
     points_seven_of_diamonds: int = 0
     points_sevens: int = 0
+    # la setenta (a house rule): `setenta_rule` is true when it replaced «most
+    # sevens», and then `points_sevens` is the setenta line's; `setenta` is
+    # the side's sum, None when the side is «coja» (missing a suit)
+    setenta_rule: bool = False
+    setenta: int | None = None
 
     @property
     def line_points(self) -> tuple[int, int, int, int, int]:
@@ -126,7 +131,7 @@ class SideScore:
             "sevens": self.sevens,
             "seven_of_diamonds": self.seven_of_diamonds,
             "points": self.points,
-        }
+        } | ({"setenta": self.setenta} if self.setenta_rule else {})
 
 
 @dataclass(frozen=True, slots=True)
