@@ -29,7 +29,7 @@ def true_world(state: GameState) -> RoundSim:
     if state.phase is not Phase.PLAYING:
         raise ValueError("no round in play")
     rs = state.round
-    sim = RoundSim.empty(state.players)
+    sim = RoundSim.empty(state.players, state.rules)
     sim.hands = [[int(c) for c in h] for h in rs.hands]
     sim.table = sorted(int(c) for c in rs.table)
     sim.deck = [int(c) for c in rs.deck]

@@ -66,7 +66,7 @@ class Observation:
 
 def _public_sim(v: View, upto: int) -> RoundSim:
     """The public tallies before `v.history[upto]`."""
-    sim = RoundSim.empty(v.players)
+    sim = RoundSim.empty(v.players, v.rules)
     if v.table_take is not None:
         side = sim.side[v.table_take.seat]
         sim.add_captured(side, [int(c) for c in v.table_take.cards])

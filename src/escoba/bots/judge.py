@@ -36,14 +36,18 @@ def _decided(counts: Sequence[int], total: int, side: int) -> bool:
 
 
 def moment_gains(know: Knowledge) -> tuple[float, ...]:
-    """Card gains for this moment of the round: a tally that can no longer
-    change hands is worth little."""
+    """Card gains for this moment of the round, under its rules: a tally that
+    can no longer change hands is worth little."""
     base = know.base
     side = base.side[know.seat]
+    setenta = base.rules.setenta
+    # la setenta is seldom settled before the end: its weight stays whole
+    sevens_decided = not setenta and _decided(base.sevens, 4, side)
     return card_gains(
         W_CARD * (DECIDED if _decided(base.cards, 40, side) else 1.0),
         W_DIAMOND * (DECIDED if _decided(base.diamonds, 10, side) else 1.0),
-        W_SEVEN * (DECIDED if _decided(base.sevens, 4, side) else 1.0),
+        W_SEVEN * (DECIDED if sevens_decided else 1.0),
+        setenta=setenta,
     )
 
 

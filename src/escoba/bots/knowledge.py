@@ -68,7 +68,7 @@ def knowledge(v: View) -> Knowledge:
     hand_sizes = tuple(s.hand_size for s in v.seats)
     if len(unseen) != sum(hand_sizes) - len(v.hand) + v.deck_size:
         raise ValueError("the view's counts do not add up to 40 cards")
-    sim = RoundSim.empty(players)
+    sim = RoundSim.empty(players, v.rules)
     sim.hands[v.seat] = [int(c) for c in v.hand]
     sim.table = sorted(int(c) for c in v.table)
     sim.dealer = v.dealer

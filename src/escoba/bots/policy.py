@@ -2,9 +2,10 @@
 estimate of a round not played to its end.
 
 The playout policy is the greedy player that the search prototype found best
-for rollouts: the capture worth the most (`worth.CARD_GAIN`), and never (if
-it can help it) a table that sums 5 to 14 for the next player, who could then
-sweep it with one card.
+for rollouts: the capture worth the most (the sim's price list, `sim.gain`:
+`worth.CARD_GAIN` under the site's rules), and never (if it can help it) a
+table that sums 5 to 14 for the next player, who could then sweep it with
+one card. Under compulsory capture a card is left only when none can capture.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from math import comb, erf
 from typing import Final
 
 from escoba.bots.sim import Move, RoundSim
-from escoba.bots.worth import CARD_GAIN, W_ESCOBA
+from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
 from escoba.engine.rules import HAND_SIZE
@@ -39,7 +40,7 @@ def greedy_move(sim: RoundSim, avoid_sweeps: bool = True) -> Move:
     if claim is not None:
         return claim
     risky = avoid_sweeps and sim.plays_left > 1
-    return _weighed_move(sim.hands[sim.turn], sim.table, FLAT_RISK if risky else NO_RISK, 1.0, 0.0)
+    return _weighed_move(sim, sim.hands[sim.turn], FLAT_RISK if risky else NO_RISK, 1.0, 0.0)
 
 
 def best_claim(sim: RoundSim) -> Move | None:
@@ -53,8 +54,9 @@ def best_claim(sim: RoundSim) -> Move | None:
         return None
     best_score = -1e9
     best: Move | None = None
+    gain = sim.gain
     for g in groups:
-        score = CARD_GAIN[cc] + sum(CARD_GAIN[rest[i]] for i in g)
+        score = gain[cc] + sum(gain[rest[i]] for i in g)
         if len(g) == len(rest):
             score += W_ESCOBA
         if score > best_score:
@@ -101,26 +103,32 @@ def informed_move(sim: RoundSim) -> Move:
     if sim.plays_left > 1:
         for c in _next_hand(sim, seat):
             threat[FIFTEEN - VALUE[c]] = 1.0
-    return _weighed_move(sim.hands[seat], sim.table, threat, W_ESCOBA, 0.15)
+    return _weighed_move(sim, sim.hands[seat], threat, W_ESCOBA, 0.15)
 
 
 def _weighed_move(
-    hand: list[int], table: list[int], risk: Sequence[float], per_sweep: float, per_card: float
+    sim: RoundSim, hand: list[int], risk: Sequence[float], per_sweep: float, per_card: float
 ) -> Move:
-    """The best play by `CARD_GAIN`, counting the escoba, where leaving a
-    table of sum s (5..14) with k cards costs `risk[s]` times what the next
-    player's sweep would take: `per_sweep + per_card * k`."""
-    gain = CARD_GAIN
+    """The best play of `hand` on the sim's table by `sim.gain`, counting the
+    escoba, where leaving a table of sum s (5..14) with k cards costs
+    `risk[s]` times what the next player's sweep would take:
+    `per_sweep + per_card * k`. Under compulsory capture a card is left only
+    when no card of the hand can capture."""
+    gain = sim.gain
+    table = sim.table
+    must_capture = sim.rules.compulsory_capture
     vals = tuple([VALUE[c] for c in table])
     tsum = sum(vals)
     ntable = len(table)
     best_score = -1e9
     best: Move = (False, hand[0], ())
+    captured = False
     for card in hand:
         v = VALUE[card]
         if ntable:
             groups = index_groups(FIFTEEN - v, vals)
             if groups:
+                captured = True
                 rest = tsum + v - FIFTEEN
                 for g in groups:
                     score = gain[card]
@@ -130,9 +138,11 @@ def _weighed_move(
                         score += W_ESCOBA
                     elif 5 <= rest <= 14:
                         score -= risk[rest] * (per_sweep + per_card * (ntable - len(g)))
-                    if score > best_score:
+                    if score > best_score or (must_capture and not best[2]):
                         best_score = score
                         best = (False, card, tuple([table[i] for i in g]))
+        if must_capture and captured:
+            continue
         score = -0.5 * gain[card]
         s = tsum + v
         if 5 <= s <= 14:
@@ -189,7 +199,7 @@ def probable_move(sim: RoundSim, unplayed: list[int]) -> Move:
                 k = unplayed[x] - mine[x]
                 if k > 0:
                     risk[FIFTEEN - x] = holds[k][min(h, u)]
-    return _weighed_move(hand, sim.table, risk, W_ESCOBA, 0.15)
+    return _weighed_move(sim, hand, risk, W_ESCOBA, 0.15)
 
 
 def probable_playout(sim: RoundSim, stop: int = 0) -> None:

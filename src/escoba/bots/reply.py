@@ -40,7 +40,7 @@ class CarmenReply:
         nxt = (seat + 1) % n
         self.judges: list[Judge | None] = []
         self.cache: list[
-            dict[tuple[tuple[int, ...], int, float], tuple[float, tuple[int, ...]]]
+            dict[tuple[tuple[int, ...], int, float, bool], tuple[float, tuple[int, ...]]]
         ] = []
         base = know.base
         for claim, card, group in moves:
@@ -105,22 +105,31 @@ class CarmenReply:
     def _best_play(
         self, i: int, judge: Judge, table: tuple[int, ...], hand: list[int]
     ) -> tuple[float, Move]:
-        """Carmen's best play from `hand` on `table`, and its score."""
+        """Carmen's best play from `hand` on `table`, and its score. Under
+        compulsory capture, while some card of the hand can capture, only
+        captures count."""
         cache = self.cache[i]
         vals = tuple([VALUE[c] for c in table])
         gain = judge.gain
+        must = (
+            judge.know.base.rules.compulsory_capture
+            and bool(table)
+            and any(index_groups(FIFTEEN - VALUE[c], vals) for c in hand)
+        )
         best_score = -1e9
         best: Move = (False, hand[0], ())
         for card in hand:
-            key = (table, VALUE[card], gain[card])
+            key = (table, VALUE[card], gain[card], must)
             found = cache.get(key)
             if found is None:
-                found = (judge.play_score(card, [], list(table)), ())
+                found = (-1e9 if must else judge.play_score(card, [], list(table)), ())
                 for g in index_groups(FIFTEEN - VALUE[card], vals) if table else ():
                     s = judge.play_score(card, [table[j] for j in g], list(table))
                     if s > found[0] + 1e-9:
                         found = (s, g)
                 cache[key] = found
+            if must and not found[1]:
+                continue
             if found[0] > best_score + 1e-9:
                 best_score = found[0]
                 best = (False, card, tuple([table[j] for j in found[1]]))

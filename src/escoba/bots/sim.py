@@ -8,7 +8,11 @@ place; it follows the same rules as `escoba.engine.game` (deals, «LLEVAR EL
 engine on random games: same actions, same legal moves, same points.
 
 A sim holds only the running tallies that scoring needs per side (cards,
-diamonds, sevens, the 7 of diamonds, escobas), never the captured piles.
+diamonds, sevens, the 7 of diamonds, escobas, and under la setenta each
+suit's best card), never the captured piles. It plays under its table's
+rules: compulsory capture in the legal moves, la setenta and ties that give
+each in the points, and `gain`, the price list the playout policies weigh
+captures by.
 """
 
 from __future__ import annotations
@@ -16,12 +20,15 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Sequence
 
+from escoba.bots.worth import gains_for
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, IS_DIAMOND, IS_SEVEN, SEVEN_OF_DIAMONDS, VALUE
-from escoba.engine.rules import HAND_SIZE
+from escoba.engine.rules import HAND_SIZE, SETENTA_WORTH, SITE_RULES, RuleSet
 from escoba.engine.seats import side_count, side_of
 
 SEVEN_D = int(SEVEN_OF_DIAMONDS)
+#: La setenta's worth by card number.
+SETENTA_OF: tuple[int, ...] = tuple(SETENTA_WORTH[VALUE[c]] for c in range(40))
 
 #: A move in the sim: (claim?, card, group). For a play, `card` leaves the hand
 #: and `group` is the capture (empty: the card stays on the table). For a claim
@@ -31,6 +38,7 @@ Move = tuple[bool, int, tuple[int, ...]]
 
 class RoundSim:
     __slots__ = (
+        "best",
         "cards",
         "claim_card",
         "claim_seat",
@@ -38,11 +46,13 @@ class RoundSim:
         "deck",
         "diamonds",
         "escobas",
+        "gain",
         "hands",
         "last",
         "n",
         "nsides",
         "plays_left",
+        "rules",
         "seven_d",
         "sevens",
         "side",
@@ -67,10 +77,15 @@ class RoundSim:
     claim_card: int  # the card left on a 15, -1 when no window is open
     claim_seat: int
     plays_left: int  # cards still to be played this round (hands + deck)
+    rules: RuleSet
+    gain: tuple[float, ...]  # what a captured card is worth under `rules`
+    best: list[list[int]]  # per side, each suit's best setenta worth (la setenta only)
 
     @classmethod
-    def empty(cls, players: int) -> RoundSim:
+    def empty(cls, players: int, rules: RuleSet = SITE_RULES) -> RoundSim:
         sim = cls.__new__(cls)
+        sim.rules = rules
+        sim.gain = gains_for(rules)
         nsides = side_count(players)
         sim.n = players
         sim.nsides = nsides
@@ -85,6 +100,7 @@ class RoundSim:
         sim.sevens = [0] * nsides
         sim.seven_d = -1
         sim.escobas = [0] * nsides
+        sim.best = [[0, 0, 0, 0] for _ in range(nsides)] if rules.setenta else []
         sim.last = -1
         sim.claim_card = -1
         sim.claim_seat = -1
@@ -94,15 +110,13 @@ class RoundSim:
     def add_captured(self, side: int, cards: Sequence[int]) -> None:
         self.cards[side] += len(cards)
         for c in cards:
-            if IS_DIAMOND[c]:
-                self.diamonds[side] += 1
-            if IS_SEVEN[c]:
-                self.sevens[side] += 1
-            if c == SEVEN_D:
-                self.seven_d = side
+            self._take(side, c)
 
     def copy(self) -> RoundSim:
         sim = RoundSim.__new__(RoundSim)
+        sim.rules = self.rules
+        sim.gain = self.gain
+        sim.best = [b[:] for b in self.best]
         sim.n = self.n
         sim.nsides = self.nsides
         sim.side = self.side
@@ -132,8 +146,8 @@ class RoundSim:
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat on turn, in the engine's order: claims
         first, then each hand card (ascending) left on the table and with each
-        of its capture groups. Compulsory capture is not modelled: robots play
-        the site's default rules."""
+        of its capture groups; under compulsory capture, no card is left on
+        the table while some card of the hand can capture."""
         out: list[Move] = []
         seat = self.turn
         table = self.table
@@ -149,6 +163,8 @@ class RoundSim:
             if table:
                 for g in index_groups(FIFTEEN - VALUE[card], vals):
                     out.append((False, card, tuple([table[i] for i in g])))
+        if self.rules.compulsory_capture and any(m[2] for m in out if not m[0]):
+            out = [m for m in out if m[0] or m[2]]
         return out
 
     def apply(self, move: Move) -> None:
@@ -189,6 +205,10 @@ class RoundSim:
                 self.sevens[side] += 1
         elif IS_SEVEN[c]:
             self.sevens[side] += 1
+        if self.best:
+            best = self.best[side]
+            if SETENTA_OF[c] > best[c & 3]:
+                best[c & 3] = SETENTA_OF[c]
 
     def play(self, card: int, group: Sequence[int]) -> None:
         """The seat on turn plays `card`, capturing `group` (or leaving it)."""
@@ -235,6 +255,9 @@ class RoundSim:
 
     def points(self) -> list[int]:
         """Each side's points for the round (call once the round is over)."""
+        rules = self.rules
+        if rules.setenta or rules.ties == "each":
+            return self._house_points()
         nsides = self.nsides
         pts = self.escobas[:]
         top = _most(self.cards)
@@ -252,6 +275,30 @@ class RoundSim:
             pts[self.seven_d] += 1
         return pts
 
+    def _house_points(self) -> list[int]:
+        """`points` under la setenta or ties that give each (the engine's
+        `score_round`, on tallies)."""
+        each = self.rules.ties == "each"
+        nsides = self.nsides
+        pts = self.escobas[:]
+        cards = self.cards
+        tops = _leaders(cards, each)
+        for top in tops:
+            under_ten = len(tops) == 1 and all(cards[s] < 10 for s in range(nsides) if s != top)
+            pts[top] += 2 if under_ten else 1
+        for top in _leaders(self.diamonds, each):
+            pts[top] += 2 if self.diamonds[top] == 10 else 1
+        if self.best:
+            setentas = [0 if 0 in b else sum(b) for b in self.best]
+            for top in _leaders(setentas, each):
+                pts[top] += 1
+        else:
+            for top in _leaders(self.sevens, each):
+                pts[top] += 2 if self.sevens[top] == 4 else 1
+        if self.seven_d >= 0:
+            pts[self.seven_d] += 1
+        return pts
+
 
 def _most(counts: list[int]) -> int:
     """The side with strictly more than every other, or -1 on a tie."""
@@ -259,3 +306,13 @@ def _most(counts: list[int]) -> int:
     if counts.count(best) != 1:
         return -1
     return counts.index(best)
+
+
+def _leaders(counts: list[int], each: bool) -> list[int]:
+    """The sides that score the most of an item (0: none of it, or «coja»):
+    the one ahead, or on a tie nobody, or each tied side when `each`."""
+    best = max(counts)
+    if best == 0:
+        return []
+    leaders = [s for s, c in enumerate(counts) if c == best]
+    return leaders if len(leaders) == 1 or each else []

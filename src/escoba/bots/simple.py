@@ -7,21 +7,22 @@ import random
 from collections.abc import Sequence
 
 from escoba.bots.base import legal_of
-from escoba.bots.worth import CARD_GAIN, W_ESCOBA
+from escoba.bots.worth import W_ESCOBA, gains_for
 from escoba.engine.actions import Action, Claim, Play
 from escoba.engine.view import View
 
 
 def capture_gain(action: Action, view: View) -> float:
-    """What an action takes, in `CARD_GAIN` points, the escoba included; 0 for
-    a card left on the table."""
+    """What an action takes, in the table's card prices (`worth.gains_for`),
+    the escoba included; 0 for a card left on the table."""
+    gains = gains_for(view.rules)
     if isinstance(action, Claim):
         assert view.claimable is not None
         taken = 1 + len(action.group)
-        gain = CARD_GAIN[view.claimable] + sum(CARD_GAIN[c] for c in action.group)
+        gain = gains[view.claimable] + sum(gains[c] for c in action.group)
     elif action.capture:
         taken = len(action.capture)
-        gain = CARD_GAIN[action.card] + sum(CARD_GAIN[c] for c in action.capture)
+        gain = gains[action.card] + sum(gains[c] for c in action.capture)
     else:
         return 0.0
     if taken == len(view.table):
@@ -58,7 +59,8 @@ class GreedyRobot:
         if captures:
             return max(captures, key=lambda a: capture_gain(a, view))
         leaves = [a for a in legal if isinstance(a, Play)]
-        return min(leaves, key=lambda a: (CARD_GAIN[a.card], int(a.card)))
+        gains = gains_for(view.rules)
+        return min(leaves, key=lambda a: (gains[a.card], int(a.card)))
 
 
 class Tito:
@@ -85,6 +87,8 @@ class Tito:
         if captures and rng.random() < self.sees_capture:
             return self._pick_group(captures, rng)
         leaves = [a for a in plays if not a.capture]
+        if not leaves:  # compulsory capture: a card that can capture must
+            return self._pick_group(captures, rng)
         if rng.random() < self.lays_low:
             return min(leaves, key=lambda a: (int(a.card), rng.random()))
         return rng.choice(leaves)

@@ -12,6 +12,20 @@ SITE_TARGETS: Final = (21, 31)
 #: first deal of a round: the same under every rule set.
 HAND_SIZE: Final = 3
 TABLE_SIZE: Final = 4
+#: La setenta's worth of each capture value (RULES.md, *Variants*): 7 = 21,
+#: 6 = 18, ace = 16, 5 = 15, 4 = 14, 3 = 13, 2 = 12, the figures 10.
+SETENTA_WORTH: Final[dict[int, int]] = {
+    7: 21,
+    6: 18,
+    1: 16,
+    5: 15,
+    4: 14,
+    3: 13,
+    2: 12,
+    8: 10,
+    9: 10,
+    10: 10,
+}
 #: How a tie for the most cards, diamonds or sevens (setenta) is scored:
 #: the site gives the point to nobody, the house rule to every tied side.
 Ties = Literal["nobody", "each"]

@@ -5,27 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Final
 
 from escoba.engine.cards import IS_DIAMOND, SEVEN_OF_DIAMONDS, VALUE, Card
-from escoba.engine.rules import SITE_RULES, RuleSet, Ties
+from escoba.engine.rules import SETENTA_WORTH, SITE_RULES, RuleSet, Ties
 from escoba.engine.seats import side_count, side_of
 from escoba.engine.state import EndReason, Result, SideScore
-
-#: La setenta's worth of each capture value (RULES.md, *Variants*): 7 = 21,
-#: 6 = 18, ace = 16, 5 = 15, 4 = 14, 3 = 13, 2 = 12, the figures 10.
-SETENTA_WORTH: Final[dict[int, int]] = {
-    7: 21,
-    6: 18,
-    1: 16,
-    5: 15,
-    4: 14,
-    3: 13,
-    2: 12,
-    8: 10,
-    9: 10,
-    10: 10,
-}
 
 
 def _most(counts: Sequence[int]) -> int | None:
