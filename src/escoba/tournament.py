@@ -936,10 +936,24 @@ def tournament_command(
         lineup_list=lineups_given,
         baseline=baseline.strip().lower() if baseline is not None else None,
     )
+    named = (
+        ("--bots", names),
+        ("--lineup", tuple(n for lu in lineups_given for n in lu)),
+        ("--baseline", (spec.baseline,) if spec.baseline is not None else ()),
+    )
+    for option, group in named:
+        try:
+            for name in group:
+                entrant(name)
+        except ValueError as err:
+            raise typer.BadParameter(str(err), param_hint=option) from None
     try:
         spec.check()
     except ValueError as err:
-        hint = "--lineup" if "lineup" in str(err) else "--bots"
+        if "lineup" in str(err):
+            hint = "--lineup" if lineups_given else "--baseline"
+        else:
+            hint = "--bots" if names else "--lineup"
         raise typer.BadParameter(str(err), param_hint=hint) from None
     total = deals * len(spec.matches()) * len(seed_list)
     err_console = Console(stderr=True)
@@ -962,14 +976,15 @@ def tournament_command(
     data = result.to_dict()
     path = out if out is not None else Path(default_out_name(spec))
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    if as_json:
+    if as_json:  # stdout is the JSON alone; a comparison goes to stderr
         print(json.dumps(data))
-        return
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)
-    console.print(render_table(result))
-    console.print(f"figures: {path}", soft_wrap=True)
+        console = err_console
+    else:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=160)
+        console.print(render_table(result))
+        console.print(f"figures: {path}", soft_wrap=True)
     if old is not None:
         if _run_settings(old) != _run_settings(data):
             console.print(

@@ -480,3 +480,17 @@ def test_the_command_refuses_bad_values_with_a_usage_error(
     assert result.exit_code == 2, result.output
     assert message in " ".join(result.output.replace("│", " ").split())
     assert not (tmp_path / "x.json").exists()
+
+
+def test_with_json_the_comparison_goes_to_stderr(tmp_path: Path) -> None:
+    first = tmp_path / "first.json"
+    args = ["--bots", "greedy,random", "--deals", "2", "--json"]
+    assert _run(*args, "--out", str(first)).exit_code == 0
+    result = _run(*args, "--out", str(tmp_path / "second.json"), "--compare", str(first))
+    assert result.exit_code == 0, result.output
+    now, before = json.loads(result.stdout), json.loads(first.read_text(encoding="utf-8"))
+    assert (
+        now["matches"][0]["results"]["greedy"]["margin"]
+        == (before["matches"][0]["results"]["greedy"]["margin"])
+    )
+    assert "Margins against" in result.stderr and "greedy vs random" in result.stderr
