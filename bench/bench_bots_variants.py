@@ -34,7 +34,7 @@ def main() -> None:
     seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     jobs = int(sys.argv[5]) if len(sys.argv) > 5 else 1  # (processes fork: they see VARIANTS)
     ROBOTS.update(VARIANTS)
-    spec = TournamentSpec(robots=(a, b), players=2, deals=deals, seed=seed, jobs=jobs)
+    spec = TournamentSpec(robots=(a, b), players=2, deals=deals, seeds=(seed,), jobs=jobs)
     from rich.console import Console
 
     Console(width=160).print(render_table(run_tournament(spec)))

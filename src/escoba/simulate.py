@@ -4,6 +4,12 @@ checking the engine at scale and for producing escoba-record/1 files.
 Every game draws its own seed from the run's seed, so a run with `--seed` is
 the same run every time (only the wall time differs), and one game of it can
 be replayed alone from the seed kept in its record.
+
+The rules are the site's unless options choose the house rules of RULES.md
+(«Scoring a round», *Variants*): `--setenta`, `--ties each`, `--compulsory`,
+`--thirty-single`, and `--target` 15, 21, 30 or 31. The summary names them,
+and every record carries them in `rules` (RECORD.md), so it replays under
+them. `escoba tournament` takes the same options (`rules_from_options`).
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from escoba.engine import (
     start_next_round,
     to_record,
 )
-from escoba.engine.rules import TARGETS
+from escoba.engine.rules import TARGETS, TIES
 
 #: round summary items, as (SideScore attribute, label in the summary)
 CATEGORIES: tuple[tuple[str, str], ...] = (
@@ -44,6 +50,32 @@ CATEGORIES: tuple[tuple[str, str], ...] = (
     ("points_seven_of_diamonds", "7 of diamonds"),
     ("points_sevens", "sevens"),
 )
+
+
+def rules_from_options(
+    target: int, setenta: bool, ties: str, compulsory: bool, thirty_single: bool
+) -> RuleSet:
+    """The rule set the command-line options name; a bad value is a usage
+    error (typer's message, exit status 2) naming the option."""
+    if target not in TARGETS:
+        raise typer.BadParameter("the target is 15, 21, 30 or 31 points", param_hint="--target")
+    if ties not in TIES:
+        raise typer.BadParameter(
+            "a tie for the most goes to 'nobody' or to 'each' tied side", param_hint="--ties"
+        )
+    return RuleSet(
+        target=target,
+        thirty_is_double=not thirty_single,
+        compulsory_capture=compulsory,
+        setenta=setenta,
+        ties="each" if ties == "each" else "nobody",
+    )
+
+
+def describe_rules(rules: RuleSet) -> str:
+    """The rules in a few words: «site rules» or the house rules in force."""
+    variants = rules.variants()
+    return "house rules: " + ", ".join(variants) if variants else "site rules"
 
 
 def random_action(state: GameState, rng: random.Random) -> Action:
@@ -69,6 +101,7 @@ class Stats:
 
     seed: int
     sides: int
+    rules: RuleSet = field(default_factory=RuleSet)
     games: int = 0
     rounds: int = 0
     points: dict[str, int] = field(default_factory=lambda: {k: 0 for k, _ in CATEGORIES})
@@ -95,16 +128,15 @@ def run(
     players: int,
     games: int,
     seed: int | None,
-    target: int,
+    rules: RuleSet,
     records: IO[str] | None = None,
     progress: Progress | None = None,
 ) -> Stats:
-    """Play `games` games and add them up; each record goes to `records` as
-    one JSON line as soon as its game ends."""
-    rules = RuleSet(target=target)
+    """Play `games` games under `rules` and add them up; each record goes to
+    `records` as one JSON line as soon as its game ends."""
     run_seed = seed if seed is not None else secrets.randbits(64)
     seeder = random.Random(run_seed)
-    stats = Stats(seed=run_seed, sides=side_count(players))
+    stats = Stats(seed=run_seed, sides=side_count(players), rules=rules)
     task = progress.add_task("Games", total=games) if progress is not None else None
     start = time.perf_counter()
     for number in range(1, games + 1):
@@ -123,12 +155,15 @@ def run(
 
 def summary_table(stats: Stats) -> Table:
     """Average points per finished round, item by item: for all sides together
-    and for one side."""
+    and for one side (under la setenta its line replaces the sevens')."""
     table = Table()
     table.add_column("points per round")
     table.add_column("all sides", justify="right")
     table.add_column("per side", justify="right")
-    rows = [(label, stats.points[key]) for key, label in CATEGORIES]
+    rows = [
+        ("setenta" if key == "points_sevens" and stats.rules.setenta else label, stats.points[key])
+        for key, label in CATEGORIES
+    ]
     rows.append(("total", sum(stats.points.values())))
     for label, amount in rows:
         per_round = stats.per_round(amount)
@@ -141,13 +176,24 @@ def simulate(
     games: int = typer.Option(100, "--games", min=1, help="How many games to play."),
     seed: int | None = typer.Option(None, "--seed", help="Seed: the same seed, the same games."),
     target: int = typer.Option(21, "--target", help="Points to win: 15, 21, 30 or 31."),
+    setenta: bool = typer.Option(
+        False, "--setenta", help="House rule: la setenta replaces «most sevens»."
+    ),
+    ties: str = typer.Option(
+        "nobody", "--ties", help="A tie for the most cards, diamonds or sevens: nobody|each."
+    ),
+    compulsory: bool = typer.Option(
+        False, "--compulsory", help="House rule: a player who can make 15 must capture."
+    ),
+    thirty_single: bool = typer.Option(
+        False, "--thirty-single", help="House rule: a first table of 30 is one escoba, not two."
+    ),
     records: Path | None = typer.Option(
         None, "--records", help="Write every game as escoba-record/1, one per line."
     ),
 ) -> None:
     """Play whole games between random players and print what they scored."""
-    if target not in TARGETS:
-        raise typer.BadParameter("the target is 15, 21, 30 or 31 points", param_hint="--target")
+    rules = rules_from_options(target, setenta, ties, compulsory, thirty_single)
     out = Console()
     bar = Progress(
         TextColumn("{task.description}"),
@@ -159,11 +205,14 @@ def simulate(
     )
     with bar:
         if records is None:
-            stats = run(players, games, seed, target, progress=bar)
+            stats = run(players, games, seed, rules, progress=bar)
         else:
             with records.open("w", encoding="utf-8") as sink:
-                stats = run(players, games, seed, target, records=sink, progress=bar)
-    out.print(f"{stats.games} games · {players} players · to {target} points · seed {stats.seed}")
+                stats = run(players, games, seed, rules, records=sink, progress=bar)
+    out.print(
+        f"{stats.games} games · {players} players · to {target} points · "
+        f"{describe_rules(rules)} · seed {stats.seed}"
+    )
     out.print(summary_table(stats))
     out.print(f"rounds: {stats.rounds} ({stats.rounds / stats.games:.2f} per game)")
     out.print(

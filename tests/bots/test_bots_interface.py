@@ -27,7 +27,7 @@ def small(name: str) -> Robot:
 
 
 def test_registry_names_the_seatable_robots() -> None:
-    assert set(ROBOTS) == {"carmen", "tito", "luna", "random", "greedy"}
+    assert set(ROBOTS) == {"carmen", "tito", "luna", "random", "greedy", "club"}
     assert set(SEATABLE) <= set(ROBOTS)
     assert "cheater" not in ROBOTS
     for name in ROBOTS:

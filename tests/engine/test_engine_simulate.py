@@ -106,3 +106,87 @@ def test_simulate_summary_adds_up(tmp_path: Path) -> None:
 def test_simulate_refuses_bad_options(args: list[str]) -> None:
     result = runner.invoke(app, ["simulate", *args])
     assert result.exit_code != 0
+
+
+def test_simulate_plays_under_the_house_rules_it_is_given(tmp_path: Path) -> None:
+    out = tmp_path / "house.jsonl"
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--players",
+            "3",
+            "--games",
+            "4",
+            "--seed",
+            "11",
+            "--target",
+            "30",
+            "--setenta",
+            "--ties",
+            "each",
+            "--compulsory",
+            "--thirty-single",
+            "--records",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    rules = RuleSet(
+        target=30, setenta=True, ties="each", compulsory_capture=True, thirty_is_double=False
+    )
+    # the summary names the rules, and la setenta's line replaces the sevens'
+    assert "house rules: setenta, ties_each, compulsory_capture, thirty_single" in " ".join(
+        result.output.split()
+    )
+    assert "setenta" in result.output
+    for line in out.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        assert record["rules"] == rules.to_dict()
+        assert replay(record).rules == rules
+        for rnd in record["rounds"]:
+            assert all("setenta" in s for s in rnd["score"]["sides"])
+        # the seed kept in the record plays the same game under the same rules
+        again = play_game(rules, 3, random.Random(record["simulation"]["seed"]))
+        assert {**to_record(again), "simulation": record["simulation"]} == record
+
+
+@pytest.mark.parametrize(
+    ("flag", "rules"),
+    [
+        ("--setenta", RuleSet(setenta=True)),
+        ("--compulsory", RuleSet(compulsory_capture=True)),
+        ("--thirty-single", RuleSet(thirty_is_double=False)),
+    ],
+)
+def test_each_house_rule_flag_alone(tmp_path: Path, flag: str, rules: RuleSet) -> None:
+    out = tmp_path / "g.jsonl"
+    result = runner.invoke(
+        app, ["simulate", "--games", "2", "--seed", "3", flag, "--records", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    for line in out.read_text(encoding="utf-8").splitlines():
+        assert json.loads(line)["rules"] == rules.to_dict()
+
+
+def test_simulate_names_the_site_rules_by_default() -> None:
+    result = runner.invoke(app, ["simulate", "--games", "2", "--seed", "3"])
+    assert result.exit_code == 0
+    assert "site rules" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--ties", "some"], "'nobody' or to 'each'"),
+        (["--ties", ""], "'nobody' or to 'each'"),
+        (["--target", "20"], "the target is 15, 21, 30 or 31 points"),
+        (["--setenta", "yes"], "unexpected extra argument"),
+    ],
+)
+def test_simulate_refuses_bad_rule_options_with_a_usage_error(
+    args: list[str], message: str
+) -> None:
+    result = runner.invoke(app, ["simulate", "--games", "1", *args])
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split()).lower()

@@ -1,5 +1,7 @@
-"""The robots that take a free seat: Tito, Carmen and Luna (plus `random` and
-`greedy` for benchmarks). Each is made by name and plays from its seat's view:
+"""The robots that take a free seat: Tito, Carmen and Luna (plus `random`,
+`greedy` and `club`, the human-like club player, for benchmarks only: they
+are in `ROBOTS` but not in `SEATABLE`). Each is made by name and plays from
+its seat's view:
 
     robot = get_robot("luna")
     action = robot.choose(view, rng)
@@ -35,6 +37,7 @@ from typing import Final, Literal
 
 from escoba.bots.base import NotMyTurn, Robot
 from escoba.bots.carmen import Carmen
+from escoba.bots.club import Club
 from escoba.bots.luna import Luna
 from escoba.bots.simple import GreedyRobot, RandomRobot, Tito
 
@@ -42,7 +45,7 @@ from escoba.bots.simple import GreedyRobot, RandomRobot, Tito
 #: benchmark cheater is not here: it needs the whole state, and no table may
 #: ever seat it.
 ROBOTS: dict[str, Callable[[], Robot]] = {
-    robot.name: robot for robot in (Tito, Carmen, Luna, RandomRobot, GreedyRobot)
+    robot.name: robot for robot in (Tito, Carmen, Luna, RandomRobot, GreedyRobot, Club)
 }
 
 
