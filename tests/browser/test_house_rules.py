@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.browser
 
 from .helpers import add_robot, check_axe, start_game, tap_play, wait_for_my_turn_or_end  # noqa: E402
+from .test_layout import _play_in_view as play_in_view  # noqa: E402
 
 
 def test_a_table_with_la_setenta_to_its_first_summary(server: LiveServer, phone: Page) -> None:
@@ -41,6 +42,10 @@ def test_a_table_with_la_setenta_to_its_first_summary(server: LiveServer, phone:
     add_robot(phone, "Tito")
     start_game(phone)
     expect(phone.locator(".chip-house")).to_have_text("A 21 · casa")
+
+    # the chip that says «casa» keeps the game in view on the phone
+    assert wait_for_my_turn_or_end(phone) == "turn"
+    play_in_view(phone, "house rules, phone")
 
     started = time.monotonic()
     while wait_for_my_turn_or_end(phone) == "turn":
