@@ -50,6 +50,9 @@ SAMPLES: dict[str, object] = {
     "moment": "3/12/26, 14:30",
     "points": 21,
     "names": "Ana y Tito",
+    "named": 15,
+    "rules": ("la setenta", "captura obligatoria"),
+    "check": "25 = 10 + 15",
 }
 COUNTS: dict[str, tuple[object, object]] = {
     "cards": (("4H",), ("4H", "5C")),

@@ -47,6 +47,7 @@ from typing import Final, Protocol
 from babel.numbers import format_decimal
 from markupsafe import Markup, escape
 
+from escoba.engine.rules import RuleSet
 from escoba.engine.seats import seats_of_side
 from escoba.engine.state import EndReason, Result
 from escoba.i18n import DEFAULT_LANG, LANGUAGES, translations
@@ -141,7 +142,12 @@ CATALOG: Final[Mapping[str, Message]] = {
     "stale": sentence("La mesa cambió desde que la viste: mira cómo quedó y vuelve a jugar."),
     "busy": sentence("La mesa está ocupada: prueba otra vez."),
     "no_table": sentence("Esa mesa no existe."),
-    "bad_target": sentence("La partida se juega a 21 o a 31 puntos."),
+    "bad_target": sentence(
+        "La partida se juega a 21 o a 31 puntos (a 15 o a 30 con las reglas de la casa)."
+    ),
+    "two_targets": sentence(
+        "Se indicaron dos metas distintas, %(points)s y %(named)s puntos: indica una sola."
+    ),
     "already_started": sentence("La partida ya empezó: puedes mirarla."),
     "lobby_closed": sentence("La partida ya empezó."),
     "table_full": sentence("La mesa está completa: puedes mirar la partida."),
@@ -289,6 +295,16 @@ CATALOG: Final[Mapping[str, Message]] = {
         by="days",
         settings=DAYS,
     ),
+    # -- A table's rules (say_rules) and the round's leftover check ---------
+    "rules_site": sentence("Reglas del sitio, a %(points)s puntos."),
+    "rules_house": sentence("Reglas de la casa, a %(points)s puntos: %(rules)s."),
+    "rules_house_target": sentence("Reglas de la casa: a %(points)s puntos."),
+    "rule_setenta": sentence("la setenta"),
+    "rule_ties_each": sentence("empates: punto para cada uno"),
+    "rule_compulsory_capture": sentence("captura obligatoria"),
+    "rule_thirty_single": sentence("30 en la mesa cuenta una escoba"),
+    # the cards left at a round's end sum 10 plus a multiple of 15: «25 = 10 + 15»
+    "leftover_check": sentence("Restos: %(check)s"),
     # -- Inviting: the invite page, the share button, who is watching ---------
     "invite_title": sentence("%(name)s te invita a jugar Escoba del 15"),
     "invite_target": sentence("Partida a %(points)s puntos: gana el primero que llegue."),
@@ -452,6 +468,25 @@ def say_html(
     """The sentence for `code` in `lang` as HTML: the sentence and every
     value escaped, except values that are already `Markup` (names)."""
     return Markup(_say(code, lang, limits, values, html=True))
+
+
+def say_rules(rules: RuleSet, lang: str = DEFAULT_LANG, /) -> str:
+    """Which rules a table plays, in one short sentence: «Reglas del sitio, a
+    21 puntos.» or «Reglas de la casa, a 15 puntos: la setenta, captura
+    obligatoria.» (the house rules in `RuleSet.variants`' order)."""
+    if rules.is_site:
+        return say("rules_site", lang, points=rules.target)
+    named = [say(f"rule_{variant}", lang) for variant in rules.variants()]
+    if not named:
+        return say("rules_house_target", lang, points=rules.target)
+    return say("rules_house", lang, points=rules.target, rules=named)
+
+
+def leftover_sum(total: int, fifteens: int) -> str:
+    """The leftover check as numbers: «10», «25 = 10 + 15», «40 = 10 + 2 × 15»."""
+    if fifteens == 0:
+        return str(total)
+    return f"{total} = 10 + " + ("15" if fifteens == 1 else f"{fifteens} × 15")
 
 
 def say_result(

@@ -175,6 +175,7 @@ def table_json(page: TablePage) -> dict[str, Any]:
         "invite": page.invite,
         "status": page.status.value,
         "target": page.target,
+        "rules": page.rules.to_dict(),
         "version": page.version,
         "game_number": page.game_number,
         "seats": [
@@ -264,7 +265,7 @@ COMMAND = refusals(*ANY, *BODY, 409)
 )
 async def create_table(body: CreateIn, service: ServiceDep, request: Request) -> Response:
     """Open a table; you take the first seat and deal the first round."""
-    return _seat_response(request, service, service.create_table(body.name, body.target))
+    return _seat_response(request, service, service.create_table(body.name, body.rule_set()))
 
 
 @router.post(

@@ -35,9 +35,10 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from escoba.bots import SEATABLE_KEYS
-from escoba.engine import EndReason, Phase
+from escoba.engine import EndReason, Phase, RuleSet
 from escoba.engine.cards import NOTATION
 from escoba.i18n import LANGUAGES
+from escoba.web.errors import Invalid
 from escoba.web.pages import TableStatus
 
 # ---------------------------------------------------------------------------
@@ -91,9 +92,56 @@ def _integer(value: Any) -> Any:
     return value
 
 
+class RulesIn(StrictIn):
+    """The table's rules as a record names them (shared/RECORD.md, «The
+    rules of the game»); a key left out is the site's rule. The house rules
+    of RULES.md («Scoring a round», *Variants*) are chosen here."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    target: Annotated[Literal[15, 21, 30, 31], BeforeValidator(_integer)] | None = Field(
+        default=None,
+        description="Points to win: the site's 21 or 31, or the variants' 15 or 30 "
+        "(left out: the body's `target`).",
+    )
+    thirty_is_double: bool = Field(
+        default=True, description="A first table of 30 is two escobas (false: one)."
+    )
+    compulsory_capture: bool = Field(
+        default=False, description="A player who can make 15 must capture."
+    )
+    setenta: bool = Field(default=False, description="La setenta replaces «most sevens».")
+    ties: Literal["nobody", "each"] = Field(
+        default="nobody",
+        description="A tie for the most cards, diamonds or sevens (setenta): the point to "
+        "nobody (the site's) or to each tied side.",
+    )
+
+
 class CreateIn(StrictIn):
     name: str = Field(max_length=200, description="Your name at the table.")
-    target: Annotated[Literal[21, 31], BeforeValidator(_integer)] = 21
+    target: Annotated[Literal[21, 31], BeforeValidator(_integer)] = Field(
+        default=21, description="Points to win under the site's rules."
+    )
+    rules: RulesIn | None = Field(
+        default=None, description="House rules; left out: the site's rules to `target`."
+    )
+
+    def rule_set(self) -> RuleSet:
+        """The rules of the new table; two different targets named (`target`
+        and `rules.target`) are refused."""
+        if self.rules is None:
+            return RuleSet(target=self.target)
+        named = self.rules.target
+        if named is not None and "target" in self.model_fields_set and named != self.target:
+            raise Invalid("bad_target", words="two_targets", points=self.target, named=named)
+        return RuleSet(
+            target=named if named is not None else self.target,
+            thirty_is_double=self.rules.thirty_is_double,
+            compulsory_capture=self.rules.compulsory_capture,
+            setenta=self.rules.setenta,
+            ties=self.rules.ties,
+        )
 
 
 class JoinIn(StrictIn):
@@ -251,6 +299,10 @@ class RulesOut(Out):
     target: int = Field(description="Points to win.")
     thirty_is_double: bool = Field(description="A first table of 30 is two escobas.")
     compulsory_capture: bool = Field(description="A player who can make 15 must capture.")
+    setenta: bool = Field(description="La setenta replaces «most sevens».")
+    ties: Literal["nobody", "each"] = Field(
+        description="Who scores a tie for the most: nobody (the site's) or each tied side."
+    )
 
 
 class SeatCountsOut(Out):
@@ -328,6 +380,11 @@ class SideScoreOut(Out):
     sevens: int
     seven_of_diamonds: bool
     points: int
+    setenta: int | None = Field(
+        default=None,
+        description="Under la setenta only (absent otherwise): the side's setenta, or null "
+        "when «coja» (no card of some suit).",
+    )
 
 
 class LastRoundOut(Out):
@@ -424,6 +481,7 @@ class TableOut(Out):
         "`finished`: the game ended; `expired`: days without a game action."
     )
     target: int
+    rules: RulesOut = Field(description="The table's rules, those of every game at it.")
     version: int = Field(description="Every command names the version it was made on.")
     game_number: int
     seats: list[SeatPublic]
@@ -567,7 +625,7 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("bad_name", 422, "The name has characters that are not allowed."),
     ErrorCode("invisible_name", 422, "The name has no letter or digit that shows."),
     ErrorCode("robot_name", 422, "That name is a robot's."),
-    ErrorCode("bad_target", 422, "A game is played to 21 or 31 points."),
+    ErrorCode("bad_target", 422, "A game is played to 21 or 31 points (15 or 30 as a house rule)."),
     ErrorCode("unknown_robot", 422, "The robots are carmen, tito and luna."),
     ErrorCode("not_a_robot", 422, "There is no robot in that position."),
     ErrorCode("bad_partner", 422, "Choose another player of the table as partner."),

@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from escoba.bots import SEATABLE
 from escoba.engine import Claim, Phase, Play, View
 from escoba.engine.cards import NOTATION, VALUE
+from escoba.engine.scoring import leftover_check
 from escoba.engine.seats import seats_of_side
 from escoba.engine.state import RoundAction, RoundSummary
 from escoba.i18n import translations
@@ -30,7 +31,7 @@ from escoba.names import (
 from escoba.web.pages import RoundPoints, TablePage
 from escoba.web.settings import DEFAULT_LIMITS
 from escoba.web.story import series_names
-from escoba.words import Limits, say_html, say_result_html
+from escoba.words import Limits, leftover_sum, say, say_html, say_result_html, say_rules
 
 RECENT_PLAYS: Final = 6
 
@@ -100,6 +101,8 @@ class SummaryRow:
     points_diamonds: int = 0
     points_sevens: int = 0
     points_seven_of_diamonds: int = 0
+    # under la setenta the sevens' line is the side's setenta (None: «coja»)
+    setenta: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,9 @@ class RoundTable:
     number: int
     rows: tuple[SummaryRow, ...]
     leftover: Markup | None
+    setenta: bool = False  # la setenta replaced «most sevens» in this round
+    leftover_check: str | None = None  # «Restos: 25 = 10 + 15»
+    rules: str = ""  # which rules the round was played under (say_rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +312,7 @@ def _round_table(
             points_diamonds=score.points_diamonds,
             points_sevens=score.points_sevens,
             points_seven_of_diamonds=score.points_seven_of_diamonds,
+            setenta=score.setenta,
         )
         for side, score in enumerate(summary.scores)
     )
@@ -327,7 +334,18 @@ def _round_table(
                 n,
             )
             leftover = _text(text) % {"n": n, "who": _name(names, left.seat, lang)}
-    return RoundTable(number=summary.number, rows=rows, leftover=leftover)
+    return RoundTable(
+        number=summary.number,
+        rows=rows,
+        leftover=leftover,
+        setenta=view.rules.setenta,
+        leftover_check=(
+            say("leftover_check", lang, check=leftover_sum(*leftover_check(left.cards)))
+            if left.cards
+            else None
+        ),
+        rules=say_rules(view.rules, lang),
+    )
 
 
 def board_model(

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from escoba.bots import SEATABLE
 from escoba.engine import RuleSet, new_game
-from escoba.engine.rules import SITE_TARGETS
+from escoba.engine.rules import SITE_TARGETS, TARGETS
 from escoba.web.command_path import CommandPath, Outcome
 from escoba.web.errors import Conflict, Forbidden, Invalid
 from escoba.web.pages import TableStatus
@@ -23,6 +23,7 @@ from escoba.web.store import (
     free_position,
     hash_token,
     new_token,
+    rules_of,
 )
 
 _JOINER = "\u200d"  # invisible, but it joins emoji such as 👩‍💻: a name may have it
@@ -35,11 +36,37 @@ class Joined:
     position: int
 
 
+def house_rules(
+    target: int,
+    setenta: bool = False,
+    ties_each: bool = False,
+    compulsory_capture: bool = False,
+    thirty_single: bool = False,
+) -> RuleSet:
+    """The rules chosen on the new-table form: a target (the site's 21 or 31,
+    or the variants' 15 or 30) and the house rules ticked; a target that is
+    none of those is refused."""
+    if target not in TARGETS:
+        raise Invalid("bad_target")
+    return RuleSet(
+        target=target,
+        thirty_is_double=not thirty_single,
+        compulsory_capture=compulsory_capture,
+        setenta=setenta,
+        ties="each" if ties_each else "nobody",
+    )
+
+
 class Lobby(CommandPath):
-    def create_table(self, name: str, target: int) -> Joined:
+    def create_table(self, name: str, rules: RuleSet | int) -> Joined:
+        """A new table, its creator in the first seat. `rules`: the rules the
+        creator chose (house rules too), or a target of the site's rules."""
         name = self._clean_name(name)
-        if target not in SITE_TARGETS:
-            raise Invalid("bad_target")
+        if isinstance(rules, int):
+            if rules not in SITE_TARGETS:
+                raise Invalid("bad_target")
+            rules = RuleSet(target=rules)
+        target = rules.target
         now = self.clock.now()
         token = new_token()
         invite = secrets.token_urlsafe(16)  # 128 bits: the link is the key
@@ -50,6 +77,7 @@ class Lobby(CommandPath):
                     "invite": invite,
                     "status": TableStatus.LOBBY.value,
                     "target": target,
+                    "rules": rules.to_dict(),
                     "version": 1,
                     "game_number": 0,
                     "partner_position": None,
@@ -74,7 +102,7 @@ class Lobby(CommandPath):
                     "game_number": 0,
                     "position": 0,
                     "kind": "create",
-                    "payload": {"target": target, "name": name},
+                    "payload": {"target": target, "rules": rules.to_dict(), "name": name},
                     "created_at": now,
                 },
             )
@@ -203,7 +231,7 @@ class Lobby(CommandPath):
         order = play_order(table)
         for game_seat, seat in enumerate(order):
             seat.game_seat = game_seat
-        rules = RuleSet(target=table.target)
+        rules = rules_of(table)  # the rematch's too: the table's rules never change
         deck = self._shuffle()
         state = new_game(rules, len(order), deck, first_dealer=0)
         table.game_number += 1
@@ -215,6 +243,7 @@ class Lobby(CommandPath):
             "start",
             {
                 "target": table.target,
+                "rules": rules.to_dict(),
                 "players": len(order),
                 "deck": [int(c) for c in deck],
                 "seats": {str(s.game_seat): s.position for s in order},

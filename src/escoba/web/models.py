@@ -52,6 +52,9 @@ class TableRow(Base):
     invite: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     target: Mapped[int] = mapped_column(Integer)
+    # the table's RuleSet as a record names it (RuleSet.to_dict); null: the
+    # site's rules to `target` (tables made before the house rules)
+    rules: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     game_number: Mapped[int] = mapped_column(Integer, default=0)
     partner_position: Mapped[int | None] = mapped_column(Integer, nullable=True)

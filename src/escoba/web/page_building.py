@@ -19,6 +19,7 @@ from escoba.web.store import (
     free_position,
     has_game,
     names,
+    rules_of,
 )
 from escoba.web.story import StoryReads, round_points
 from escoba.words import say_result
@@ -105,6 +106,7 @@ class PageBuilding(StoryReads):
             ),
             rounds=round_points(state),
             series=series,
+            rules=rules_of(table),
         )
 
 

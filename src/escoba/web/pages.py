@@ -9,7 +9,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from escoba.bots import SEATABLE_KEYS
-from escoba.engine import View
+from escoba.engine import SITE_RULES, RuleSet, View
 
 
 class TableStatus(StrEnum):
@@ -98,3 +98,6 @@ class TablePage:
     # of the game, and the series of games at this table (after a rematch).
     rounds: tuple[RoundPoints, ...] = ()
     series: SeriesScore | None = None
+    # The table's rules (the site's, or the house rules its creator chose):
+    # those of every game played at it.
+    rules: RuleSet = SITE_RULES

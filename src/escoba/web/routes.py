@@ -44,6 +44,7 @@ from escoba.web.deps import (
 from escoba.web.devices import COOKIE_MAX_AGE
 from escoba.web.email_seats import EmailForm
 from escoba.web.errors import NotFound, ServiceError
+from escoba.web.lobby import house_rules
 from escoba.web.service import TableService
 from escoba.web.settings import DEFAULT_LIMITS, PageLimits
 from escoba.web.store import HeldSeat
@@ -240,6 +241,7 @@ async def home(request: Request, ctx: ContextDep) -> HTMLResponse:
         error=None,
         name=None,
         target=None,
+        chosen={},
         next_path="/",
         mine=my_tables_of(request),
         now=ctx.service.clock.now(),
@@ -275,9 +277,21 @@ async def create_table(
     ctx: ContextDep,
     name: Annotated[str, Form(max_length=200)] = "",
     target: Annotated[int, Form()] = 21,
+    setenta: Annotated[bool, Form()] = False,
+    ties_each: Annotated[bool, Form()] = False,
+    compulsory_capture: Annotated[bool, Form()] = False,
+    thirty_single: Annotated[bool, Form()] = False,
 ) -> Response:
+    """The new-table form: the name, the target and the house rules ticked
+    under «Reglas de la casa»."""
+    chosen = {
+        "setenta": setenta,
+        "ties_each": ties_each,
+        "compulsory_capture": compulsory_capture,
+        "thirty_single": thirty_single,
+    }
     try:
-        joined = ctx.service.create_table(name, target)
+        joined = ctx.service.create_table(name, house_rules(target, **chosen))
     except ServiceError as exc:
         lang, limits = lang_of(request), limits_of(request)
         body = render_page(
@@ -287,6 +301,7 @@ async def create_table(
             error=refusal_text(exc, lang, limits),
             name=name,
             target=target,
+            chosen=chosen,
             next_path="/",
             mine=my_tables_of(request),
             now=ctx.service.clock.now(),

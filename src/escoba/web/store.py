@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import Connection, Table, bindparam, delete, insert, select, update
 
-from escoba.engine import GameState, Phase, RoundSummary
+from escoba.engine import GameState, Phase, RoundSummary, RuleSet
 from escoba.engine.serialize import (
     rounds_from_list,
     state_from_dict,
@@ -120,6 +120,7 @@ class TableRecord:
     last_action_at: datetime
     robot_due: bool
     seats: list[SeatRecord]
+    rules: dict[str, Any] | None = None  # as stored: see `rules_of`
 
 
 class TableTx:
@@ -442,6 +443,12 @@ def find_seat(seats: Sequence[SeatRecord], token: Credential) -> SeatRecord | No
 def copy_table(table: TableRecord) -> TableRecord:
     """A command's working copy of a (cached, shared) committed table."""
     return dataclasses.replace(table, seats=[dataclasses.replace(s) for s in table.seats])
+
+
+def rules_of(table: TableRecord) -> RuleSet:
+    """The table's rules: those its creator chose, or (a table made before
+    the house rules) the site's to its target."""
+    return RuleSet.from_dict({**(table.rules or {}), "target": table.target})
 
 
 def has_game(table: TableRecord) -> bool:

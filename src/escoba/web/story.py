@@ -103,7 +103,9 @@ def winners_of_games(entries: Iterable[tuple[str, int, dict[str, Any]]]) -> dict
     for kind, number, payload in entries:
         if kind == "start":
             deck = [CARDS[i] for i in payload["deck"]]
-            state = new_game(RuleSet(target=payload["target"]), payload["players"], deck, 0)
+            # a game started before tables had house rules names its target only
+            rules = RuleSet.from_dict({**payload.get("rules", {}), "target": payload["target"]})
+            state = new_game(rules, payload["players"], deck, 0)
             positions = {int(k): v for k, v in payload["seats"].items()}
             game = number
         elif state is None or number != game:

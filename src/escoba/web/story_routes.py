@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 
 from escoba.engine.cards import NOTATION, Card
 from escoba.engine.round_steps import RoundStep
+from escoba.engine.scoring import leftover_check
 from escoba.engine.seats import side_of
 from escoba.engine.state import RoundAction
 from escoba.i18n import translations
@@ -30,6 +31,7 @@ from escoba.web.errors import NotFound, ServiceError
 from escoba.web.routes import Visit, VisitDep, error_page, html_response, refusal
 from escoba.web.story import RoundReplay
 from escoba.web.templating import render_page
+from escoba.words import leftover_sum, say
 
 router = APIRouter(include_in_schema=False)
 
@@ -62,6 +64,7 @@ class ReplayPage:
     seats: tuple[ReplaySeat, ...]
     escoba: str | None  # «¡ESCOBA!» / «¡ESCOBA DOBLE!»
     totals: tuple[tuple[Markup, int, int], ...]  # at the end: side, points, total
+    leftover_check: str | None = None  # at the end: «Restos: 25 = 10 + 15»
 
     @property
     def notations(self) -> str:
@@ -172,6 +175,11 @@ def replay_page(replay: RoundReplay, number: int, design: Design, lang: str) -> 
         ),
         escoba=escoba,
         totals=totals,
+        leftover_check=(
+            say("leftover_check", lang, check=leftover_sum(*leftover_check(step.taken)))
+            if step.kind == "end" and step.taken
+            else None
+        ),
     )
 
 

@@ -37,7 +37,7 @@ from escoba.web.notices import NoticeKind
 from escoba.web.pages import TablePage, TableStatus
 from escoba.web.settings import DEFAULT_LIMITS, PageLimits
 from escoba.web.timekeeping import table_time
-from escoba.words import Limits, say, say_html
+from escoba.words import Limits, say, say_html, say_rules
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 TEMPLATES_DIR: Final = PACKAGE_DIR / "templates"
@@ -111,6 +111,7 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         limits=limits,
         say=lambda code, **values: say(code, lang, limits=limits, **values),
         say_html=lambda code, **values: say_html(code, lang, limits=limits, **values),
+        say_rules=lambda rules: say_rules(rules, lang),
         html_lang=HTML_LANG.get(lang, "es"),
         languages=LANGUAGES,
         card_svg=card_face,
