@@ -6,7 +6,7 @@ it) is the site's rules to the table's `target`, which stays the target.
 
 Revision ID: 0009
 Revises: 0008
-Create Date: 2026-12-09 10:00:00
+Create Date: 2026-12-01 14:00:00
 """
 
 from __future__ import annotations
