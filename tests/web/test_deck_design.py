@@ -54,6 +54,15 @@ def _chosen(html: str) -> str:
     return match.group(1)
 
 
+def _offered(html: str) -> list[tuple[str, str, str]]:
+    """The chooser's buttons: each design's value, name and faces."""
+    return re.findall(
+        r'name="design"\s+value="(\w+)"[^>]*>\s*<span class="design-name">([^<]+)</span>'
+        r'\s*<span class="design-faces">([^<]+)</span>',
+        html,
+    )
+
+
 def _cards(html: str) -> list[tuple[str, str, str]]:
     found = CARD.findall(html)
     assert found, "no card on the page"
@@ -80,14 +89,14 @@ def test_the_brazilian_design_is_chosen_kept_and_per_viewer(site: TestClient) ->
         assert _chosen(html) == "brazilian"
         _named_in(html, Design.BRAZILIAN)
         assert re.search(r"/static/cards-brazilian\.[0-9a-f]{10}\.svg#c\w+", html)
-    # the chooser names each design and says what its faces are worth
+    # «Baraja» says the design seen, and names each with what its faces are worth
     page = site.get(f"/t/{invite}").text
-    for label, faces in (
-        ("Francesa", "Reina 8, jota 9, rey 10"),
-        ("Brasileña", "Jota 8, reina 9, rey 10"),
-        ("Española", "Sota 8, caballo 9, rey 10"),
-    ):
-        assert re.search(rf'title="{faces}">{label}</button>', page), label
+    assert ">Baraja: Brasileña</summary>" in page
+    assert _offered(page) == [
+        ("french", "Francesa", "Reina 8, jota 9, rey 10"),
+        ("brazilian", "Brasileña", "Jota 8, reina 9, rey 10"),
+        ("spanish", "Española", "Sota 8, caballo 9, rey 10"),
+    ]
 
     # per viewer: another browser still sees the French deck
     other = TestClient(site.app)
@@ -122,12 +131,16 @@ def test_the_chooser_in_portuguese_and_english(site: TestClient) -> None:
     site.cookies.set("deck", "brazilian")
     site.cookies.set("lang", "pt_BR")
     page = site.get(f"/t/{invite}").text
-    assert 'title="Valete 8, dama 9, rei 10">Brasileiro</button>' in page
-    assert 'title="Dama 8, valete 9, rei 10">Francês</button>' in page
+    assert ">Baralho: Brasileiro</summary>" in page
+    assert _offered(page)[:2] == [
+        ("french", "Francês", "Dama 8, valete 9, rei 10"),
+        ("brazilian", "Brasileiro", "Valete 8, dama 9, rei 10"),
+    ]
     _named_in(page, Design.BRAZILIAN, "pt_BR")
     site.cookies.set("lang", "en")
     page = site.get(f"/t/{invite}").text
-    assert 'title="Jack 8, queen 9, king 10">Brazilian</button>' in page
+    assert ">Deck: Brazilian</summary>" in page
+    assert ("brazilian", "Brazilian", "Jack 8, queen 9, king 10") in _offered(page)
     _named_in(page, Design.BRAZILIAN, "en")
 
 

@@ -1399,6 +1399,10 @@
       picked.hand = null;
       picked.table = [];
     }
+    // a deck design chosen: «Baraja» closes, to show the cards in it (it
+    // stays open across the live refreshes of the board otherwise)
+    var menu = elt && elt.classList && elt.classList.contains("design-switch") && elt.closest("details");
+    if (menu) menu.open = false;
   });
 
   ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
