@@ -74,7 +74,8 @@ def test_jota_8_reina_9_at_a_table_on_a_phone(server: LiveServer, phone: Page) -
 
     # «Baraja» opens on the designs, each with what its faces are worth
     menu = phone.locator("#design-choice")
-    expect(menu.locator("summary")).to_have_text("Baraja: Francesa")
+    expect(menu.locator("summary")).to_have_text("Francesa")
+    expect(menu.locator("summary")).to_have_attribute("aria-label", "Baraja: Francesa")
     menu.locator("summary").tap()
     brazilian = menu.get_by_role("button", name="Brasileña")
     expect(brazilian).to_contain_text("Jota 8, reina 9, rey 10")
@@ -84,8 +85,9 @@ def test_jota_8_reina_9_at_a_table_on_a_phone(server: LiveServer, phone: Page) -
     brazilian.tap()
     expect(phone.locator('#hand svg[data-card-design="brazilian"]').first).to_be_visible()
     expect(menu).not_to_have_attribute("open", "")  # closed, to show the cards
-    expect(menu.locator("summary")).to_have_text("Baraja: Brasileña")
+    expect(menu.locator("summary")).to_have_attribute("aria-label", "Baraja: Brasileña")
     expect(menu.locator("[aria-pressed='true']")).to_contain_text("Brasileña")
+    expect(menu.locator("summary")).to_be_focused()  # where the choice was made
 
     eight = _until_seen(phone, 8)
     card = phone.locator(f"#board [data-card='{eight}']").first
@@ -104,11 +106,13 @@ def test_jota_8_reina_9_at_a_table_on_a_phone(server: LiveServer, phone: Page) -
 
     # the choice stays with this browser, in every language
     phone.reload()
-    expect(phone.locator("#design-choice summary")).to_have_text("Baraja: Brasileña")
+    expect(phone.locator("#design-choice summary")).to_have_text("Brasileña")
     assert _label(phone, eight).startswith("jota de ")
     with phone.expect_navigation():
         phone.locator('.lang-btn[value="pt_BR"]').tap()
-    expect(phone.locator("#design-choice summary")).to_have_text("Baralho: Brasileiro")
+    expect(phone.locator("#design-choice summary")).to_have_attribute(
+        "aria-label", "Baralho: Brasileiro"
+    )
     label = _label(phone, eight)
     assert label.startswith("valete de ") and label.endswith("(vale 8)"), label
     with phone.expect_navigation():

@@ -91,7 +91,7 @@ def test_the_brazilian_design_is_chosen_kept_and_per_viewer(site: TestClient) ->
         assert re.search(r"/static/cards-brazilian\.[0-9a-f]{10}\.svg#c\w+", html)
     # «Baraja» says the design seen, and names each with what its faces are worth
     page = site.get(f"/t/{invite}").text
-    assert ">Baraja: Brasileña</summary>" in page
+    assert 'aria-label="Baraja: Brasileña">Brasileña</summary>' in page
     assert _offered(page) == [
         ("french", "Francesa", "Reina 8, jota 9, rey 10"),
         ("brazilian", "Brasileña", "Jota 8, reina 9, rey 10"),
@@ -131,7 +131,7 @@ def test_the_chooser_in_portuguese_and_english(site: TestClient) -> None:
     site.cookies.set("deck", "brazilian")
     site.cookies.set("lang", "pt_BR")
     page = site.get(f"/t/{invite}").text
-    assert ">Baralho: Brasileiro</summary>" in page
+    assert 'aria-label="Baralho: Brasileiro">Brasileiro</summary>' in page
     assert _offered(page)[:2] == [
         ("french", "Francês", "Dama 8, valete 9, rei 10"),
         ("brazilian", "Brasileiro", "Valete 8, dama 9, rei 10"),
@@ -139,7 +139,7 @@ def test_the_chooser_in_portuguese_and_english(site: TestClient) -> None:
     _named_in(page, Design.BRAZILIAN, "pt_BR")
     site.cookies.set("lang", "en")
     page = site.get(f"/t/{invite}").text
-    assert ">Deck: Brazilian</summary>" in page
+    assert 'aria-label="Deck: Brazilian">Brazilian</summary>' in page
     assert ("brazilian", "Brazilian", "Jack 8, queen 9, king 10") in _offered(page)
     _named_in(page, Design.BRAZILIAN, "en")
 
