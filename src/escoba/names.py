@@ -3,8 +3,17 @@
 The rules only know values and suits (`escoba.engine.cards`); a viewer picks
 the design they see. In the French design the diamonds are the oros, so the
 `D` of the notation reads «diamantes» in one design and «oros» in the other.
-Each language (`escoba.i18n`) has its own words for both designs here, with
+Each language (`escoba.i18n`) has its own words for every design here, with
 the article each noun takes, so that a message can say «la sota de copas».
+
+The three designs (RULES.md, «Cards» and «Jota 8, reina 9»):
+
+- French: Q = 8, J = 9, K = 10 («la reina de diamantes» is the 8D).
+- Brazilian: the French faces swapped as many Brazilian tables play them,
+  J = 8, Q = 9, K = 10 («la jota de oros» is the 8D, «la reina de oros» the
+  9D). Its suits are named as Brazilians name them, ouros, copas, espadas and
+  paus, which in Spanish are the oros, copas, espadas and bastos.
+- Spanish: sota = 8, caballo = 9, rey = 10.
 """
 
 from __future__ import annotations
@@ -15,7 +24,10 @@ from typing import Final
 
 
 class Design(StrEnum):
+    """In the chooser's order: the French faces, the same swapped, the Spanish deck."""
+
     FRENCH = "french"
+    BRAZILIAN = "brazilian"
     SPANISH = "spanish"
 
 
@@ -26,6 +38,7 @@ DEFAULT_LANG: Final = "es"
 SUIT_NAMES: Final[dict[Design, tuple[str, str, str, str]]] = {
     Design.FRENCH: ("diamantes", "corazones", "picas", "tréboles"),
     Design.SPANISH: ("oros", "copas", "espadas", "bastos"),
+    Design.BRAZILIAN: ("oros", "copas", "espadas", "bastos"),
 }
 
 
@@ -44,6 +57,7 @@ class Words:
 
 
 _ES_FRENCH_RANKS: Final = ("", "as", "2", "3", "4", "5", "6", "7", "reina", "jota", "rey")
+_ES_BRAZILIAN_RANKS: Final = ("", "as", "2", "3", "4", "5", "6", "7", "jota", "reina", "rey")
 _ES_SPANISH_RANKS: Final = (
     "",
     "as",
@@ -108,6 +122,16 @@ WORDS: Final[dict[str, dict[Design, Words]]] = {
             "siete de oros",
             "Española",
         ),
+        Design.BRAZILIAN: Words(
+            SUIT_NAMES[Design.BRAZILIAN],
+            _ES_BRAZILIAN_RANKS,
+            "de",
+            ("el", "la"),
+            frozenset({8, 9}),
+            "oros",
+            "siete de oros",
+            "Brasileña",
+        ),
     },
     "pt_BR": {
         Design.FRENCH: Words(
@@ -129,6 +153,16 @@ WORDS: Final[dict[str, dict[Design, Words]]] = {
             "ouros",
             "sete de ouros",
             "Espanhol",
+        ),
+        Design.BRAZILIAN: Words(
+            _PT_SUITS,
+            ("", "ás", "2", "3", "4", "5", "6", "7", "valete", "dama", "rei"),
+            "de",
+            ("o", "a"),
+            frozenset({9}),
+            "ouros",
+            "sete de ouros",
+            "Brasileiro",
         ),
     },
     "en": {
@@ -152,6 +186,16 @@ WORDS: Final[dict[str, dict[Design, Words]]] = {
             "seven of coins",
             "Spanish",
         ),
+        Design.BRAZILIAN: Words(
+            ("diamonds", "hearts", "spades", "clubs"),
+            ("", "ace", "2", "3", "4", "5", "6", "7", "jack", "queen", "king"),
+            "of",
+            ("the", "the"),
+            frozenset(),
+            "diamonds",
+            "7 of diamonds",
+            "Brazilian",
+        ),
     },
 }
 
@@ -164,17 +208,23 @@ def words(design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG) -> Words:
 _CORNER: Final[dict[Design, tuple[str, ...]]] = {
     Design.FRENCH: ("", "A", "2", "3", "4", "5", "6", "7", "Q", "J", "K"),
     Design.SPANISH: ("", "1", "2", "3", "4", "5", "6", "7", "S", "C", "R"),
+    Design.BRAZILIAN: ("", "A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"),
 }
 
 DESIGN_LABELS: Final[dict[Design, str]] = {d: w.design_label for d, w in WORDS["es"].items()}
 
 
 def parse_design(text: str | None) -> Design:
-    """A design from a cookie or form value; anything unknown is the default."""
+    """A design from a cookie; anything unknown is the default."""
+    return chosen_design(text) or DEFAULT_DESIGN
+
+
+def chosen_design(text: str | None) -> Design | None:
+    """The design a form names, or None when it names none (a forged post)."""
     try:
-        return Design(text) if text else DEFAULT_DESIGN
+        return Design(text) if text else None
     except ValueError:
-        return DEFAULT_DESIGN
+        return None
 
 
 def _value_suit(card: int) -> tuple[int, int]:
@@ -192,13 +242,15 @@ def card_name(card: int, design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LA
 
 
 def rank_label(card: int, design: Design = DEFAULT_DESIGN) -> str:
-    """The short rank in the card's corner: A, 2..7, Q, J, K or 1..7, S, C, R."""
+    """The short rank in the card's corner: A, 2..7, Q, J, K (French), J, Q,
+    K (Brazilian) or 1..7, S, C, R (Spanish)."""
     value, _ = _value_suit(card)
     return _CORNER[design][value]
 
 
 def is_face(card: int) -> bool:
-    """Q/J/K (sota/caballo/rey): the cards that carry a value mark."""
+    """The 8, 9 and 10 (Q/J/K, J/Q/K, sota/caballo/rey): the cards that carry
+    a value mark."""
     return card // 4 + 1 >= 8
 
 
@@ -231,6 +283,15 @@ def seven_of_diamonds_name(design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_
 
 def design_label(design: Design, lang: str = DEFAULT_LANG) -> str:
     return words(design, lang).design_label
+
+
+def design_faces(design: Design, lang: str = DEFAULT_LANG) -> str:
+    """What the design's faces are worth, in its own words, to tell the
+    designs apart: «Reina 8, jota 9, rey 10», «Jota 8, reina 9, rey 10»,
+    «Sota 8, caballo 9, rey 10»; «Valete 8, dama 9, rei 10»."""
+    ranks = words(design, lang).ranks
+    text = ", ".join(f"{ranks[value]} {value}" for value in (8, 9, 10))
+    return text[:1].upper() + text[1:]
 
 
 def the_card(card: int, design: Design = DEFAULT_DESIGN, lang: str = DEFAULT_LANG) -> str:

@@ -317,6 +317,7 @@ def test_spanish_deck_languages_and_desktop_layout(server: LiveServer, browser: 
     try:
         page = context.new_page()
         _table_against_tito(server, page)
+        page.locator("#design-choice summary").click()  # «Baraja»
         page.get_by_role("button", name="Española").click()
         expect(page.locator('#hand svg[data-card-design="spanish"]').first).to_be_visible()
         label = page.locator("#hand .hand-card").first.locator("svg").get_attribute("aria-label")
@@ -337,6 +338,7 @@ def test_spanish_deck_languages_and_desktop_layout(server: LiveServer, browser: 
 
 def test_phone_spanish_deck_screenshot(server: LiveServer, phone: Page) -> None:
     _table_against_tito(server, phone)
+    phone.locator("#design-choice summary").tap()  # «Baraja»
     phone.get_by_role("button", name="Española").tap()
     expect(phone.locator('#hand svg[data-card-design="spanish"]').first).to_be_visible()
     phone.locator("#hand .hand-card").first.tap()

@@ -1,6 +1,6 @@
 """Hidden information in the HTML: over a whole game, no page or board
 fragment a person or a spectator loads names a card they may not know — by
-notation or by name, in either deck design."""
+notation or by name, in any deck design."""
 
 from __future__ import annotations
 
@@ -50,6 +50,7 @@ def test_no_page_names_a_hidden_card(app_client: TestClient) -> None:
         (_browser(app_client, ana.invite, ana.token, Design.FRENCH), ana.game_seat()),
         (_browser(app_client, ana.invite, beto.token, Design.SPANISH), beto.game_seat()),
         (_browser(app_client, ana.invite, None, Design.SPANISH), None),
+        (_browser(app_client, ana.invite, None, Design.BRAZILIAN), None),
     ]
     rng = random.Random(8)
     spectator = Player(app_client, ana.invite, None)

@@ -43,10 +43,42 @@ def test_forty_distinct_valid_cards(design: Design) -> None:
 
 def test_designs_differ() -> None:
     french, spanish = symbols(Design.FRENCH), symbols(Design.SPANISH)
+    brazilian = symbols(Design.BRAZILIAN)
     for card in range(40):
         key = symbol_id(card)
         assert ET.tostring(french[key]) != ET.tostring(spanish[key])
+        assert ET.tostring(brazilian[key]) != ET.tostring(spanish[key])
         assert card_svg(card, Design.FRENCH) != card_svg(card, Design.SPANISH)
+        assert card_svg(card, Design.BRAZILIAN) != card_svg(card, Design.FRENCH)
+        # the French pips; only the 8 and the 9 swap their faces
+        same = ET.tostring(brazilian[key]) == ET.tostring(french[key])
+        assert same == (card // 4 + 1 not in (8, 9))
+
+
+def _texts(design: Design, notation: str) -> list[str]:
+    return [t.text or "" for t in symbols(design)[f"c{notation}"].iter(f"{SVG}text")]
+
+
+@pytest.mark.parametrize("suit", "DHSC")
+def test_jota_8_reina_9_draws_the_8_as_a_j_and_the_9_as_a_q(suit: str) -> None:
+    """RULES.md «Jota 8, reina 9»: the corner, the face panel and the upside-down
+    corner say J on the 8 and Q on the 9, each with its value mark; the king
+    stays the 10. The French design keeps Q 8, J 9."""
+    for design, eight, nine in ((Design.BRAZILIAN, "J", "Q"), (Design.FRENCH, "Q", "J")):
+        assert _texts(design, f"8{suit}") == [eight, eight, "8", eight]
+        assert _texts(design, f"9{suit}") == [nine, nine, "9", nine]
+        assert _texts(design, f"10{suit}") == ["K", "K", "10", "K"]
+
+
+def test_jota_8_reina_9_names_each_card_with_its_value() -> None:
+    label = ET.fromstring(str(card_svg(28, Design.BRAZILIAN))).get("aria-label")
+    assert label == "jota de oros (vale 8)"
+    label = ET.fromstring(str(card_svg(33, Design.BRAZILIAN, "pt_BR"))).get("aria-label")
+    assert label == "dama de copas (vale 9)"
+    label = ET.fromstring(str(card_svg(30, Design.BRAZILIAN, "en"))).get("aria-label")
+    assert label == "jack of spades (worth 8)"
+    svg = str(card_svg(28, Design.BRAZILIAN))
+    assert 'data-card-design="brazilian"' in svg and "/static/cards-brazilian.svg#c8D" in svg
 
 
 @pytest.mark.parametrize(("card", "mark"), [(28, "8"), (32, "9"), (36, "10")])

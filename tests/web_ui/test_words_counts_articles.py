@@ -90,6 +90,33 @@ LEAVE = RoundAction(seat=0, kind="play", card=parse_card("1C"), cards=(), escoba
             ],
         ),
         (
+            "es",
+            Design.BRAZILIAN,
+            [
+                "Ana deja el as de bastos en la mesa",
+                "Beto juega el 5 de espadas y lleva el 4 de espadas y el 6 de espadas",
+                "Ana lleva el 15: la jota de copas y el 7 de bastos — ¡ESCOBA!",
+            ],
+        ),
+        (
+            "pt_BR",
+            Design.BRAZILIAN,
+            [
+                "Ana deixa o ás de paus na mesa",
+                "Beto joga o 5 de espadas e leva o 4 de espadas e o 6 de espadas",
+                "Ana leva o 15: o valete de copas e o 7 de paus — ¡ESCOBA!",
+            ],
+        ),
+        (
+            "en",
+            Design.BRAZILIAN,
+            [
+                "Ana leaves the ace of clubs on the table",
+                "Beto plays the 5 of spades and takes the 4 of spades and the 6 of spades",
+                "Ana takes the 15: the jack of hearts and the 7 of clubs — ¡ESCOBA!",
+            ],
+        ),
+        (
             "en",
             Design.FRENCH,
             [

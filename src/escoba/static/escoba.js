@@ -1164,6 +1164,13 @@
     return el && !el.disabled && !el.closest("[hidden]") ? el : null;
   }
 
+  // An element in a closed <details> (a design chosen in «Baraja», which
+  // closes): the focus goes to the summary that opens it again.
+  function shown(el) {
+    var closed = el && !el.matches("summary") && el.closest("details:not([open])");
+    return closed ? closed.querySelector("summary") : el;
+  }
+
   function focusHome() {
     return (
       usable($("#hand .hand-card:not([disabled])")) ||
@@ -1191,7 +1198,7 @@
     if (key.card) el = $('#board [data-card="' + key.card + '"]:not([disabled])');
     else if (key.id) el = document.getElementById(key.id);
     else if (key.field) el = $("#board " + key.field);
-    el = usable(el) || focusHome();
+    el = usable(shown(el)) || focusHome();
     if (el) el.focus({ preventScroll: true });
   }
 
@@ -1399,6 +1406,10 @@
       picked.hand = null;
       picked.table = [];
     }
+    // a deck design chosen: «Baraja» closes, to show the cards in it (it
+    // stays open across the live refreshes of the board otherwise)
+    var menu = elt && elt.classList && elt.classList.contains("design-switch") && elt.closest("details");
+    if (menu) menu.open = false;
   });
 
   ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {

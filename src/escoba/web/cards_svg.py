@@ -1,4 +1,4 @@
-"""The 40 cards and the card back as SVG, in both deck designs.
+"""The 40 cards and the card back as SVG, in each deck design.
 
 A card's drawing is drawn once, in a sprite of its design (`sprite`: one
 `<symbol>` a card, served as a content-named static file, web/assets.py, kept
@@ -7,10 +7,13 @@ that names it, in the viewer's language, for screen readers, and shows its
 drawing with `<use href="<sprite>#c7D">` (`card_svg`): a board weighs a
 few hundred bytes a card instead of two kilobytes. The corner rank and pip
 are big on purpose: a card is about 60 px wide on a phone. The French design
-keeps its four classic pips; the Spanish suits are simple vector shapes drawn
+keeps its four classic pips, and so does the Brazilian one, the French faces
+swapped (J = 8, Q = 9: its own sprite, drawn with the letters its names
+give, `names.rank_label`); the Spanish suits are simple vector shapes drawn
 here (a gold coin, a cup, a sword, a club). Face cards carry a round mark
-with their capture value (8, 9, 10), as on the site. The back stays a
-drawing of its own (`card_back_svg`).
+with their capture value (8, 9, 10), as on the site, so a J is read as the
+8 or the 9 at a glance whatever the design. The back stays a drawing of its
+own (`card_back_svg`).
 """
 
 from __future__ import annotations
@@ -71,14 +74,16 @@ _BASTO: Final = (
     '<circle cx="0.05" cy="0.2" r="0.1" fill="#4e2e10"/></g>'
 )
 
+_FRENCH_SUITS: Final = (
+    (_DIAMOND.format(c="#c62828"), "#c62828"),
+    (_HEART.format(c="#c62828"), "#c62828"),
+    (_SPADE.format(c="#1a1a1a"), "#1a1a1a"),
+    (_CLUB.format(c="#1a1a1a"), "#1a1a1a"),
+)
 #: Per design, per suit index (D H S C): the shape and the ink of its rank.
 _SUITS: Final[dict[Design, tuple[tuple[str, str], ...]]] = {
-    Design.FRENCH: (
-        (_DIAMOND.format(c="#c62828"), "#c62828"),
-        (_HEART.format(c="#c62828"), "#c62828"),
-        (_SPADE.format(c="#1a1a1a"), "#1a1a1a"),
-        (_CLUB.format(c="#1a1a1a"), "#1a1a1a"),
-    ),
+    Design.FRENCH: _FRENCH_SUITS,
+    Design.BRAZILIAN: _FRENCH_SUITS,
     Design.SPANISH: (
         (_ORO, "#8a5a00"),
         (_COPA, "#b71c1c"),
@@ -132,7 +137,7 @@ def _title(card: int, design: Design, lang: str) -> str:
 
 
 def _face_panel(shape: str, ink: str, rank: str) -> str:
-    """Q/J/K, sota/caballo/rey: a framed panel with the big rank and pip."""
+    """Q/J/K, J/Q/K, sota/caballo/rey: a framed panel with the big rank and pip."""
     return (
         f'<rect x="20" y="8" width="36" height="74" rx="3" fill="{ink}" fill-opacity="0.08" '
         f'stroke="{ink}" stroke-width="1.2"/>'

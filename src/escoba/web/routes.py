@@ -28,6 +28,7 @@ from escoba.engine import (
 from escoba.i18n import LANG_COOKIE, parse_lang
 from escoba.names import (
     Design,
+    chosen_design,
     parse_design,
 )
 from escoba.web.deps import (
@@ -482,7 +483,11 @@ async def choose_notices(
 @router.post("/t/{invite}/design")
 async def choose_design(here: VisitDep, design: Annotated[str, Form()] = "") -> Response:
     """Each viewer's deck design, kept in a cookie: it never changes the rules."""
-    chosen = parse_design(design)
+    chosen = chosen_design(design)
+    if chosen is None:  # only a forged post: refused (422) even to HTMX, nothing kept
+        refused = here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
+        refused.status_code = 422
+        return refused
     if here.htmx:
         here.design = chosen
         response: Response = here.show(fragment=True)

@@ -25,6 +25,7 @@ from escoba.i18n import HTML_LANG, LANGUAGES, translations
 from escoba.names import (
     Design,
     card_name,
+    design_faces,
     design_label,
     diamonds_word,
     seven_of_diamonds_name,
@@ -120,6 +121,7 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         card_back_svg=lambda: card_back_svg(lang),
         card_name=lambda card, design: card_name(card, design, lang),
         design_label=lambda design: design_label(design, lang),
+        design_faces=lambda design: design_faces(design, lang),
         designs=tuple(Design),
         diamonds_word=lambda design: diamonds_word(design, lang),
         seven_of_diamonds_name=lambda design: seven_of_diamonds_name(design, lang),
