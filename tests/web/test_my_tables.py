@@ -149,12 +149,15 @@ def test_a_line_says_which_rules_its_table_plays(site: TestClient) -> None:
 
     house = made({"setenta": True, "ties": "each"})
     house.command("/robots", robot="luna")  # a lobby with a robot: its level shown too
+    same = made({"ties": "each", "setenta": True})  # the same rules as `house`
     target_only = made({"target": 15})
     join(site, target_only.invite, "Beto")
     target_only.command("/start")
 
     line = me.get("/my-tables").text  # what the live list fetches
-    assert len(re.findall(r'<li class="my-table', line)) == 3
+    assert len(re.findall(r'<li class="my-table', line)) == 4
+    assert line.count('class="my-rules"') == 2  # one for each distinct house rules
+    assert _row(line, same.invite).count('aria-describedby="my-rules-21-setenta-ties_each"') == 1
     site_row = _row(line, site_rules.invite)
     assert '<span class="chip">A 21</span>' in site_row
     assert "casa" not in site_row and "aria-describedby" not in site_row
@@ -170,10 +173,10 @@ def test_a_line_says_which_rules_its_table_plays(site: TestClient) -> None:
         assert f'<span class="chip chip-house" title="{rules}">{chip}</span>' in html.unescape(row)
         described = re.search(r'<a class="my-table-link"[^>]* aria-describedby="([^"]+)"', row)
         assert described is not None
-        hidden = re.search(
-            rf'<span class="my-rules" id="{described[1]}" hidden>([^<]*)</span>', row
+        hidden = re.findall(
+            rf'<span class="my-rules" id="{described[1]}" hidden>([^<]*)</span>', line
         )
-        assert hidden is not None and html.unescape(hidden[1]) == rules
+        assert [html.unescape(h) for h in hidden] == [rules]  # once in the list
     luna = re.search(
         r'Luna</bdi> <span class="tag tag-robot">robot</span> '
         r'<span class="tag tag-level"[^>]*>fuerte</span>',

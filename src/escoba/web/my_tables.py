@@ -86,6 +86,17 @@ class ListedTable:
     since: datetime  # the turn began (a game on); the last news (a lobby, an end)
     ended_without_winner: bool = False
 
+    @property
+    def rules_id(self) -> str | None:
+        """The id of the page's description of the table's house rules (None:
+        the site's): `MyTables.house_rules` has one per distinct rules."""
+        return None if self.rules.is_site else rules_id(self.rules)
+
+
+def rules_id(rules: RuleSet) -> str:
+    """«my-rules-21-setenta-ties_each»: the same rules, the same id."""
+    return "-".join(("my-rules", str(rules.target), *rules.variants()))
+
 
 @dataclass(frozen=True, slots=True)
 class MyTables:
@@ -98,6 +109,13 @@ class MyTables:
 
     def group(self, group: Group) -> tuple[ListedTable, ...]:
         return tuple(t for t in self.tables if t.group == group)
+
+    @property
+    def house_rules(self) -> tuple[tuple[str, RuleSet], ...]:
+        """The distinct house rules of the list's tables, by `rules_id`: the
+        page says each in words once, and their lines point to it."""
+        found = {t.rules_id: t.rules for t in self.tables if t.rules_id is not None}
+        return tuple(found.items())
 
     @property
     def groups(self) -> tuple[tuple[Group, tuple[ListedTable, ...]], ...]:
