@@ -180,9 +180,9 @@ def who(name: str, robot: bool = False, lang: str = "es", level: str | None = No
     right to left in it cannot reorder the words around it, and followed by
     the robot mark when a robot plays the seat. No person's name may look
     like a robot's or say «robot» (`escoba.web.spoofing`), so the mark
-    cannot be forged. `level`: the robot's (`RobotInfo.level`), said after
-    the mark as the lobby and the board say it («Tito robot · aprende»),
-    its description in the title."""
+    cannot be forged. `level`: the robot's (`RobotInfo.level`), a tag after
+    the mark as the lobby's seats and the board's have it («aprende»), its
+    description in the title."""
     html = Markup('<bdi class="who">{}</bdi>').format(name)
     if robot:
         mark = translations(lang).gettext("robot")
