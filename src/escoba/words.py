@@ -307,7 +307,16 @@ CATALOG: Final[Mapping[str, Message]] = {
     "leftover_check": sentence("Restos: %(check)s"),
     # -- Inviting: the invite page, the share button, who is watching ---------
     "invite_title": sentence("%(name)s te invita a jugar Escoba del 15"),
-    "invite_target": sentence("Partida a %(points)s puntos: gana el primero que llegue."),
+    # the target and the rules in one sentence (say_rules(…, "invite_rules"))
+    "invite_rules_site": sentence(
+        "Partida a %(points)s puntos con las reglas del sitio: gana el primero que llegue."
+    ),
+    "invite_rules_house": sentence(
+        "Partida a %(points)s puntos con reglas de la casa (%(rules)s): gana el primero que llegue."
+    ),
+    "invite_rules_house_target": sentence(
+        "Partida a %(points)s puntos con reglas de la casa: gana el primero que llegue."
+    ),
     "invite_seated": counted(
         "Ya se sentó %(names)s.",
         "Ya se sentaron %(names)s.",
@@ -470,16 +479,19 @@ def say_html(
     return Markup(_say(code, lang, limits, values, html=True))
 
 
-def say_rules(rules: RuleSet, lang: str = DEFAULT_LANG, /) -> str:
+def say_rules(rules: RuleSet, lang: str = DEFAULT_LANG, /, words: str = "rules") -> str:
     """Which rules a table plays, in one short sentence: «Reglas del sitio, a
     21 puntos.» or «Reglas de la casa, a 15 puntos: la setenta, captura
-    obligatoria.» (the house rules in `RuleSet.variants`' order)."""
+    obligatoria.» (the house rules in `RuleSet.variants`' order). `words`:
+    the codes' prefix of another such sentence (`<words>_site`,
+    `<words>_house`, `<words>_house_target`), as the invite page's
+    («invite_rules»: the target, the rules and who wins, in one)."""
     if rules.is_site:
-        return say("rules_site", lang, points=rules.target)
+        return say(f"{words}_site", lang, points=rules.target)
     named = [say(f"rule_{variant}", lang) for variant in rules.variants()]
     if not named:
-        return say("rules_house_target", lang, points=rules.target)
-    return say("rules_house", lang, points=rules.target, rules=named)
+        return say(f"{words}_house_target", lang, points=rules.target)
+    return say(f"{words}_house", lang, points=rules.target, rules=named)
 
 
 def leftover_sum(total: int, fifteens: int) -> str:

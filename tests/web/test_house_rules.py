@@ -297,6 +297,37 @@ def test_the_summary_of_the_site_rules_has_the_sevens_and_the_leftover_check(
     assert f"Restos: {shown}" in text_of(end)
 
 
+@pytest.mark.parametrize(
+    ("rules", "last_line"),
+    [({}, "sevens"), ({"setenta": True, "ties": "each"}, "setenta")],
+    ids=["site", "setenta-ties-each"],
+)
+@pytest.mark.parametrize("seed", [3, 5, 8])
+def test_the_apis_round_score_has_the_points_line_by_line(
+    app_client: TestClient, rules: dict[str, Any], last_line: str, seed: int
+) -> None:
+    """The API's round score carries what each line of the summary gave, and
+    they add up to the side's points (every answer is also checked against
+    the published schema, conftest)."""
+    ana = api_create(app_client, {"rules": rules} if rules else {})
+    beto = join(app_client, ana.invite, "Beto")
+    ana.command("/start")
+    last = _to_round_over([ana, beto], seed)["view"]["last_round"]
+    state = server_state(app_client, ana.invite)
+    assert state is not None
+    summary = state.finished_rounds[-1]
+    names = ["escobas", "cards", "diamonds", "seven_of_diamonds", last_line]
+    for side, score in zip(last["sides"], summary.scores, strict=True):
+        lines = side["lines"]
+        assert list(lines) == names
+        assert sum(lines.values()) == side["points"] == score.points
+        assert tuple(lines.values()) == score.line_points
+        assert lines["escobas"] == side["escobas"]  # one point an escoba
+    # the spectator's view and the seat's say the same
+    watcher = TestClient(app_client.app).get(f"/api/tables/{ana.invite}").json()
+    assert watcher["view"]["last_round"]["sides"] == last["sides"]
+
+
 # ---------------------------------------------------------------------------
 # The rematch and the record
 

@@ -40,8 +40,13 @@ def test_a_newcomer_sees_who_invites_to_what_and_what_happens_next(site: TestCli
     page = newcomer.get(f"/t/{invite}").text
     text = text_of(page)
     assert "Ana te invita a jugar Escoba del 15" in text
-    assert "Partida a 21 puntos: gana el primero que llegue." in text
-    assert "Ya se sentaron Ana y Tito robot. Quedan 2 lugares libres." in text
+    # the target and the rules, once
+    assert "Partida a 21 puntos con las reglas del sitio: gana el primero que llegue." in text
+    facts = re.search(r'<ul class="invite-facts">.*?</ul>', page, re.S)
+    assert facts is not None and text_of(facts[0]).count("21") == 1
+    # the lobby below, under its heading «Mesa a 21 puntos», does not say it again
+    assert text.count("21 puntos") == 2 and "Reglas del sitio" not in text
+    assert "Ya se sentaron Ana y Tito robot aprende. Quedan 2 lugares libres." in text
     assert "Tito es un robot: juega solo y enseguida." in text
     assert "Qué pasa ahora" in text
     steps = text[text.index("Qué pasa ahora") :]
@@ -56,12 +61,68 @@ def test_a_newcomer_sees_who_invites_to_what_and_what_happens_next(site: TestCli
     newcomer.cookies.set("lang", "en")
     text = text_of(newcomer.get(f"/t/{invite}").text)
     assert "Ana invites you to play Escoba del 15" in text
-    assert "Ana and Tito robot are already seated. 2 seats are free." in text
+    assert "Ana and Tito robot learning are already seated. 2 seats are free." in text
+    assert "A game to 21 points under the site's rules: the first to get there wins." in text
     # and sitting down makes a player of them: the invitation is gone
     newcomer.cookies.set("lang", "es")
     joined = newcomer.post(f"/t/{invite}/join", data={"name": "Beto"})
     assert joined.status_code == 200
     assert "invite-page" not in joined.text and "Estás mirando" not in joined.text
+
+
+def test_the_invitation_says_the_house_rules_with_the_target_in_one_sentence(
+    site: TestClient,
+) -> None:
+    r = site.post(
+        "/tables",
+        data={"name": "Ana", "target": "15", "setenta": "1", "compulsory_capture": "1"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303, r.text
+    invite = r.headers["location"].rsplit("/", 1)[1]
+    newcomer = TestClient(site.app)
+    sentences = {
+        "es": "Partida a 15 puntos con reglas de la casa (la setenta, captura obligatoria): "
+        "gana el primero que llegue.",
+        "en": "A game to 15 points under house rules (the setenta, compulsory capture): the "
+        "first to get there wins.",
+        "pt_BR": "Partida a 15 pontos com regras da casa (a setenta, captura obrigatória): "
+        "ganha quem chegar primeiro.",
+    }
+    for lang, sentence in sentences.items():
+        newcomer.cookies.set("lang", lang)
+        page = newcomer.get(f"/t/{invite}").text
+        assert "invite-page" in page
+        facts = re.search(r'<ul class="invite-facts">.*?</ul>', page, re.S)
+        assert facts is not None
+        text = text_of(facts[0])
+        assert sentence in text
+        assert text.count("15") == 1  # the target once
+    # house rules with nothing but another target
+    r = site.post("/tables", data={"name": "Ana", "target": "30"}, follow_redirects=False)
+    newcomer.cookies.set("lang", "es")
+    text = text_of(newcomer.get(r.headers["location"]).text)
+    assert "Partida a 30 puntos con reglas de la casa: gana el primero que llegue." in text
+
+
+def test_the_invitation_says_each_robot_s_level(site: TestClient) -> None:
+    invite = page_table(site, "Ana")
+    add_robot(site, invite, "luna")
+    add_robot(site, invite, "carmen")
+    page = TestClient(site.app).get(f"/t/{invite}").text
+    seated = re.search(r"Ya se sentaron.*?</li>", page, re.S)
+    assert seated is not None
+    for name, word in (("Luna", "fuerte"), ("Carmen", "buena")):
+        mark = re.search(
+            rf'{name}</bdi> <span class="tag tag-robot">robot</span> '
+            r'<span class="tag tag-level" title="([^"]+)">([^<]+)</span>',
+            seated[0],
+        )
+        assert mark is not None and mark[2] == word and len(mark[1]) > 10
+    assert seated[0].count("tag-level") == 2  # Ana has none
+    assert "Ya se sentaron Ana, Luna robot fuerte y Carmen robot buena." in text_of(page)
+    # the line about robots names them plainly
+    assert "Luna y Carmen son robots: juegan solos y enseguida." in text_of(page)
 
 
 def test_one_free_seat_and_no_robot(site: TestClient) -> None:

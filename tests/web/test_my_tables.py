@@ -4,6 +4,7 @@ days), only its own, in two statements whatever their number, and live."""
 
 from __future__ import annotations
 
+import html
 import queue
 import random
 import re
@@ -12,12 +13,13 @@ import time
 
 import httpx
 from fastapi.testclient import TestClient
-from sqlalchemy import event
+from sqlalchemy import event, null
 
 from escoba.web.clock import ManualClock
+from escoba.web.models import TableRow
 
 from .device_helpers import browser, give_turn, hold, listed, round_over, started
-from .helpers import create, join, service_of
+from .helpers import Player, create, join, service_of
 
 
 def _device_id(client: TestClient) -> int:
@@ -107,6 +109,13 @@ def test_each_line_says_who_plays_the_score_and_whose_turn(
     line = me.get("/my-tables").text
     assert "Ana" in line and "Beto" in line
     assert re.search(r'Tito</bdi> <span class="tag tag-robot">', line)  # robots marked
+    # with their level, as the lobby and the board say it
+    level = re.search(r'Tito</bdi> <span class="tag tag-robot">robot</span> ([^\n]*?</span>)', line)
+    assert level is not None
+    assert re.fullmatch(
+        r'<span class="tag tag-level" title="Aprende a jugar[^"]+">aprende</span>', level[1]
+    )
+    assert line.count("tag-level") == 1  # people have none
     assert line.count('<span class="my-side">') == 3 and "A 21" in line
     on_turn = table["names"][table["view"]["turn"]]
     assert on_turn in line and "hace 5 h" in line
@@ -114,6 +123,111 @@ def test_each_line_says_who_plays_the_score_and_whose_turn(
         assert "¡Tu turno!" in line
     else:
         assert f'Turno de <bdi class="who">{on_turn}</bdi>' in line
+
+
+def _row(page: str, invite: str) -> str:
+    found = re.search(rf'<li class="my-table[^"]*" data-invite="{invite}">.*?</li>', page, re.S)
+    assert found is not None, invite
+    return found[0]
+
+
+def test_a_line_says_which_rules_its_table_plays(site: TestClient) -> None:
+    """A table of house rules says so as the game bar does («A 21 · casa»),
+    the rules in words describing the line's link; the site's say «A 21».
+    The rules come with the list's one statement of tables and seats."""
+    me = browser(site)
+    site_rules, _ = started(site)
+    hold(me, site_rules)
+
+    def made(rules: dict[str, object]) -> Player:
+        r = site.post("/api/tables", json={"name": "Ana", "rules": rules})
+        assert r.status_code == 201, r.text
+        data = r.json()
+        player = Player(site, data["invite"], data["token"], data["position"])
+        hold(me, player)
+        return player
+
+    house = made({"setenta": True, "ties": "each"})
+    house.command("/robots", robot="luna")  # a lobby with a robot: its level shown too
+    same = made({"ties": "each", "setenta": True})  # the same rules as `house`
+    target_only = made({"target": 15})
+    join(site, target_only.invite, "Beto")
+    target_only.command("/start")
+
+    line = me.get("/my-tables").text  # what the live list fetches
+    assert len(re.findall(r'<li class="my-table', line)) == 4
+    assert line.count('class="my-rules"') == 2  # one for each distinct house rules
+    assert _row(line, same.invite).count('aria-describedby="my-rules-21-setenta-ties_each"') == 1
+    site_row = _row(line, site_rules.invite)
+    assert '<span class="chip">A 21</span>' in site_row
+    assert "casa" not in site_row and "aria-describedby" not in site_row
+    words = {
+        house.invite: (
+            "A 21 · casa",
+            "Reglas de la casa, a 21 puntos: la setenta, empates: punto para cada uno.",
+        ),
+        target_only.invite: ("A 15 · casa", "Reglas de la casa: a 15 puntos."),
+    }
+    for invite, (chip, rules) in words.items():
+        row = _row(line, invite)
+        assert f'<span class="chip chip-house" title="{rules}">{chip}</span>' in html.unescape(row)
+        described = re.search(r'<a class="my-table-link"[^>]* aria-describedby="([^"]+)"', row)
+        assert described is not None
+        hidden = re.findall(
+            rf'<span class="my-rules" id="{described[1]}" hidden>([^<]*)</span>', line
+        )
+        assert [html.unescape(h) for h in hidden] == [rules]  # once in the list
+    luna = re.search(
+        r'Luna</bdi> <span class="tag tag-robot">robot</span> '
+        r'<span class="tag tag-level"[^>]*>fuerte</span>',
+        _row(line, house.invite),
+    )
+    assert luna is not None
+    # the home page's list is the same, in the viewer's language
+    assert _row(me.get("/").text, house.invite) == _row(line, house.invite)
+    me.cookies.set("lang", "en")
+    english = me.get("/my-tables").text
+    assert "To 21 · house" in english and "House rules, to 21 points: the setenta" in english
+    assert "To 15 · house" in english and ">To 21</span>" in english
+    me.cookies.set("lang", "pt_BR")
+    assert "A 21 · casa" in me.get("/my-tables").text
+
+    # still two statements (the rules ride on the tables' rows), cold or warm
+    service = service_of(site)
+    device_id = _device_id(me)
+    warm = service.my_tables(device_id)
+    service.store._states = type(service.store._states)(16)  # a cold cache
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        if str(args[2]).lstrip().upper().startswith("SELECT"):
+            statements.append(str(args[2]))
+
+    event.listen(service.db.read_engine, "before_cursor_execute", count)
+    try:
+        cold = service.my_tables(device_id)
+    finally:
+        event.remove(service.db.read_engine, "before_cursor_execute", count)
+    assert len(statements) == 2 and cold == warm
+    by_invite = {t.invite: t.rules for t in cold.tables}
+    assert by_invite[site_rules.invite].is_site
+    assert by_invite[house.invite].setenta and by_invite[house.invite].ties == "each"
+    assert by_invite[target_only.invite].target == 15 and not by_invite[target_only.invite].is_site
+
+
+def test_a_table_made_before_the_house_rules_is_listed_with_the_site_rules(
+    site: TestClient,
+) -> None:
+    me = browser(site)
+    ana, _ = started(site)
+    hold(me, ana)
+    table = TableRow.__table__
+    # a JSON null, or no value at all (as migration 0009 leaves an older table)
+    for stored in (None, null()):
+        with service_of(site).db.write() as conn:
+            conn.execute(table.update().values(rules=stored))  # type: ignore[attr-defined]
+        row = _row(me.get("/my-tables").text, ana.invite)
+        assert '<span class="chip">A 21</span>' in row and "casa" not in row
 
 
 def test_finished_tables_stay_30_days(site: TestClient, clock: ManualClock) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from escoba.engine.cards import NOTATION, Card, cards_str
 from escoba.engine.rules import RuleSet
@@ -90,6 +90,11 @@ class ClaimWindow:
     seat: int
 
 
+#: the round summary's lines by name, in `SideScore.line_points`' order
+LINES: Final = ("escobas", "cards", "diamonds", "seven_of_diamonds", "sevens")
+LINES_SETENTA: Final = (*LINES[:-1], "setenta")
+
+
 @dataclass(frozen=True, slots=True)
 class SideScore:
     escobas: int
@@ -122,6 +127,14 @@ class SideScore:
             self.points_seven_of_diamonds,
             self.points_sevens,
         )
+
+    @property
+    def lines(self) -> dict[str, int]:
+        """`line_points` by name, as the API's round score carries them; the
+        last line is «setenta» under la setenta, «sevens» otherwise (the
+        names of the counts in `to_dict`)."""
+        names = LINES_SETENTA if self.setenta_rule else LINES
+        return dict(zip(names, self.line_points, strict=True))
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -126,7 +126,8 @@ def round_summary_dict(summary: RoundSummary) -> dict[str, Any]:
         "number": summary.number,
         "dealer": summary.dealer,
         "leftover": summary.leftover.to_dict(),
-        "sides": [s.to_dict() for s in summary.scores],
+        # each side's points line by line too (they add up to its `points`)
+        "sides": [s.to_dict() | {"lines": s.lines} for s in summary.scores],
         "totals": list(summary.totals),
     }
 

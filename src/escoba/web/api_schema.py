@@ -32,6 +32,7 @@ from pydantic import (
     WithJsonSchema,
     create_model,
 )
+from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 from escoba.bots import SEATABLE_KEYS
@@ -370,6 +371,38 @@ class LeftoverOut(Out):
     cards: Cards
 
 
+def _no_default(schema: dict[str, Any]) -> None:
+    """A field that some answers leave out, never null: no `default` shown."""
+    schema.pop("default", None)
+
+
+class LinesOut(Out):
+    """The points each line of the round's summary gave the side, as its
+    page shows them («22 → 1»); they add up to the side's `points`. The last
+    line is `sevens`, or `setenta` under la setenta: one of the two."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"oneOf": [{"required": ["sevens"]}, {"required": ["setenta"]}]},
+    )
+
+    escobas: int = Field(description="One point an escoba.")
+    cards: int = Field(description="The most cards.")
+    diamonds: int = Field(description="The most diamonds (oros).")
+    seven_of_diamonds: int = Field(description="The 7 of diamonds (el siete de oros).")
+    sevens: int | SkipJsonSchema[None] = Field(
+        default=None,
+        json_schema_extra=_no_default,
+        description="The most sevens; absent under la setenta (its line is `setenta`).",
+    )
+    setenta: int | SkipJsonSchema[None] = Field(
+        default=None,
+        json_schema_extra=_no_default,
+        description="The best setenta, under la setenta only (absent otherwise): it "
+        "replaces «most sevens».",
+    )
+
+
 class SideScoreOut(Out):
     """One side's counts after the leftover went to its taker, and the
     round's points."""
@@ -385,6 +418,7 @@ class SideScoreOut(Out):
         description="Under la setenta only (absent otherwise): the side's setenta, or null "
         "when «coja» (no card of some suit).",
     )
+    lines: LinesOut = Field(description="The round's points line by line.")
 
 
 class LastRoundOut(Out):

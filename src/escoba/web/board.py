@@ -175,17 +175,29 @@ class Board:
         return json.dumps([list(g) for g in self.claim_groups])
 
 
-def who(name: str, robot: bool = False, lang: str = "es") -> Markup:
+def who(name: str, robot: bool = False, lang: str = "es", level: str | None = None) -> Markup:
     """A name as the pages show it: in its own <bdi>, so that letters written
     right to left in it cannot reorder the words around it, and followed by
     the robot mark when a robot plays the seat. No person's name may look
     like a robot's or say «robot» (`escoba.web.spoofing`), so the mark
-    cannot be forged."""
+    cannot be forged. `level`: the robot's (`RobotInfo.level`), a tag after
+    the mark as the lobby's seats and the board's have it («aprende»), its
+    description in the title."""
     html = Markup('<bdi class="who">{}</bdi>').format(name)
     if robot:
         mark = translations(lang).gettext("robot")
         html += Markup(' <span class="tag tag-robot">{}</span>').format(mark)
+        if level is not None:
+            html += Markup(' <span class="tag tag-level" title="{}">{}</span>').format(
+                say(f"robot_about_{level}", lang), say(f"robot_level_{level}", lang)
+            )
     return html
+
+
+def robot_level(robot: str | None) -> str | None:
+    """The level of a seat's robot (by its key), None for a person."""
+    info = SEATABLE.get(robot) if robot is not None else None
+    return None if info is None else info.level
 
 
 def _names_shown(page: TablePage, lang: str = "es") -> tuple[Markup, ...]:

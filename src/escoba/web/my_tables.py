@@ -12,16 +12,19 @@ each state's JSON (phase, turn, totals, winners), never the whole state.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Final, cast
 
-from sqlalchemy import Connection, Row, Table, and_, bindparam, or_, select
+from sqlalchemy import Connection, Row, Table, Text, and_, bindparam, or_, select
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.orm import aliased
 
-from escoba.engine import GameState, Phase
+from escoba.engine import GameState, Phase, RuleSet
 from escoba.engine.seats import seats_of_side
 from escoba.web.command_path import CommandPath
 from escoba.web.models import DeviceSeatRow, SeatRow, TableRow
@@ -57,6 +60,7 @@ class ListedSeat:
     name: str
     is_robot: bool
     is_yours: bool  # this device holds it
+    robot: str | None = None  # the robot's key (its level is shown beside its name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +78,24 @@ class ListedTable:
     group: Group
     status: TableStatus
     target: int
+    rules: RuleSet  # the site's or the house rules (the row says which)
     seats: tuple[ListedSeat, ...]  # lobby order, or play order once a game exists
     sides: tuple[ListedSide, ...]  # empty in a lobby
     why: Why | None  # set in the YOUR_TURN group
     on_turn: ListedSeat | None  # whose turn it is (a game being played)
     since: datetime  # the turn began (a game on); the last news (a lobby, an end)
     ended_without_winner: bool = False
+
+    @property
+    def rules_id(self) -> str | None:
+        """The id of the page's description of the table's house rules (None:
+        the site's): `MyTables.house_rules` has one per distinct rules."""
+        return None if self.rules.is_site else rules_id(self.rules)
+
+
+def rules_id(rules: RuleSet) -> str:
+    """«my-rules-21-setenta-ties_each»: the same rules, the same id."""
+    return "-".join(("my-rules", str(rules.target), *rules.variants()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +109,13 @@ class MyTables:
 
     def group(self, group: Group) -> tuple[ListedTable, ...]:
         return tuple(t for t in self.tables if t.group == group)
+
+    @property
+    def house_rules(self) -> tuple[tuple[str, RuleSet], ...]:
+        """The distinct house rules of the list's tables, by `rules_id`: the
+        page says each in words once, and their lines point to it."""
+        found = {t.rules_id: t.rules for t in self.tables if t.rules_id is not None}
+        return tuple(found.items())
 
     @property
     def groups(self) -> tuple[tuple[Group, tuple[ListedTable, ...]], ...]:
@@ -144,6 +167,8 @@ _LIST = (
         _T.c.invite,
         _T.c.status,
         _T.c.target,
+        # as its text: parsed once per distinct rules (`_rules`), not per row
+        sql_cast(_T.c.rules, Text).label("rules"),
         _T.c.version,
         _T.c.game_number,
         _T.c.turn_since,
@@ -245,7 +270,7 @@ def _listed(
     status = TableStatus(first.status)
     if glance is not None:  # the players, in play order
         rows = sorted((r for r in rows if r.game_seat is not None), key=lambda r: r.game_seat)
-    seats = tuple(ListedSeat(r.name, r.robot is not None, bool(r.yours)) for r in rows)
+    seats = tuple(ListedSeat(r.name, r.robot is not None, bool(r.yours), r.robot) for r in rows)
     by_game_seat = {r.game_seat: seat for r, seat in zip(rows, seats, strict=True)}
     sides: tuple[ListedSide, ...] = ()
     on_turn: ListedSeat | None = None
@@ -287,6 +312,7 @@ def _listed(
         group=group,
         status=status,
         target=first.target,
+        rules=_rules(first.rules, first.target),
         seats=seats,
         sides=sides,
         why=why,
@@ -296,6 +322,14 @@ def _listed(
         and glance is not None
         and not glance.winners,
     )
+
+
+@lru_cache(maxsize=64)
+def _rules(text: str | None, target: int) -> RuleSet:
+    """A table's rules from its column's text (`store.rules_of`): a device's
+    tables have few distinct ones, so each is parsed once."""
+    chosen = json.loads(text) if text else None  # SQL or JSON null: none chosen
+    return RuleSet.from_dict({**(chosen or {}), "target": target})
 
 
 def _order(table: ListedTable) -> tuple[int, float]:

@@ -31,7 +31,7 @@ from escoba.names import (
     seven_of_diamonds_name,
 )
 from escoba.web.assets import static_url, vendor_url
-from escoba.web.board import and_list, board_model, who
+from escoba.web.board import and_list, board_model, robot_level, who
 from escoba.web.cards_svg import card_back_svg, card_svg, sprite_name
 from escoba.web.errors import ServiceError
 from escoba.web.notices import NoticeKind
@@ -112,7 +112,7 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         limits=limits,
         say=lambda code, **values: say(code, lang, limits=limits, **values),
         say_html=lambda code, **values: say_html(code, lang, limits=limits, **values),
-        say_rules=lambda rules: say_rules(rules, lang),
+        say_rules=lambda rules, words="rules": say_rules(rules, lang, words=words),
         html_lang=HTML_LANG.get(lang, "es"),
         languages=LANGUAGES,
         card_svg=card_face,
@@ -128,8 +128,13 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         robot_labels={key: robot.display_name for key, robot in SEATABLE.items()},
         robot_levels={key: robot.level for key, robot in SEATABLE.items()},
         who=lambda name, robot=False: who(name, robot, lang),
-        who_list=lambda seats, marks=True: and_list(
-            [who(s.name, marks and s.is_robot, lang) for s in seats], lang
+        # `levels`: each robot's level after its mark (seats with a `robot` key)
+        who_list=lambda seats, marks=True, levels=False: and_list(
+            [
+                who(s.name, marks and s.is_robot, lang, robot_level(s.robot) if levels else None)
+                for s in seats
+            ],
+            lang,
         ),
         TableStatus=TableStatus,
         Phase=Phase,
