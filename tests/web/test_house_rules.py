@@ -362,3 +362,53 @@ def test_a_rematch_keeps_the_rules_and_the_record_names_them(app_client: TestCli
     assert page.status_code == 200
     winners = service_of(app_client).page(ana.invite, None).series
     assert winners is not None and winners.games == 1
+
+
+# ---------------------------------------------------------------------------
+# Every combination, played to the end
+
+
+COMBINATIONS = [
+    {"setenta": setenta, "ties": ties, "compulsory_capture": compulsory, "thirty_is_double": double}
+    for setenta in (False, True)
+    for ties in ("nobody", "each")
+    for compulsory in (False, True)
+    for double in (True, False)
+]
+
+
+def _combination_id(rules: dict[str, Any]) -> str:
+    named = [
+        name
+        for name, on in (
+            ("setenta", rules["setenta"]),
+            ("ties_each", rules["ties"] == "each"),
+            ("compulsory", rules["compulsory_capture"]),
+            ("thirty_single", not rules["thirty_is_double"]),
+        )
+        if on
+    ]
+    return "+".join(named) or "site"
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("rules", COMBINATIONS, ids=_combination_id)
+def test_a_game_under_every_combination_is_played_to_its_end_through_the_api(
+    app_client: TestClient, rules: dict[str, Any]
+) -> None:
+    """Two people play random legal actions to a winner at 15 under the
+    combination; every round's score is the engine's under those rules, and
+    the record replays under them. (On SQLite: the storage is the same under
+    every rule set, and PostgreSQL plays each variant in the tests above.)"""
+    named = rules | {"target": 15}
+    ana = api_create(app_client, {"rules": named})
+    beto = join(app_client, ana.invite, "Beto")
+    ana.command("/start")
+    final = play_until_over([ana, beto], random.Random(len(str(rules))))
+    assert final["status"] == "finished" and final["view"]["result"]["reason"] == "target"
+    record = ana.get("/record")
+    assert record["rules"] == SITE | named
+    replayed = eng.replay(record)
+    assert replayed.rules == eng.RuleSet.from_dict(SITE | named)
+    assert replayed.totals == tuple(final["view"]["totals"])
+    assert max(replayed.totals) >= 15
