@@ -6,6 +6,7 @@ them, bad rules are refused with nothing made, and the record names them."""
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 from typing import Any
@@ -412,3 +413,77 @@ def test_a_game_under_every_combination_is_played_to_its_end_through_the_api(
     assert replayed.rules == eng.RuleSet.from_dict(SITE | named)
     assert replayed.totals == tuple(final["view"]["totals"])
     assert max(replayed.totals) >= 15
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_a_game_with_every_house_rule_is_played_to_its_end_through_the_pages(
+    site: TestClient,
+) -> None:
+    """Ana makes the table on the form with every house rule ticked (to 15),
+    Beto sits by the link in his own browser, and they play it to a winner
+    through the play forms alone: each move is one the page offers (a card's
+    capture groups, or leaving it only where the page allows it: never while
+    a capture is compulsory), SIGUIENTE RONDA by its form, until the winner's
+    page, whose summary shows la setenta and the leftover check."""
+    invite = form_create(
+        site,
+        target="15",
+        setenta="on",
+        ties_each="on",
+        compulsory_capture="on",
+        thirty_single="on",
+    )
+    ana, beto = site, TestClient(site.app)
+    assert beto.post(f"/t/{invite}/join", data={"name": "Beto"}).status_code == 200
+    page = ana.get(f"/t/{invite}").text
+    assert ana.post(f"/t/{invite}/start", data={"version": _version(page)}).status_code == 200
+    rng = random.Random(15)
+    rounds = 0
+    for _ in range(2000):
+        pages = {who: who.get(f"/t/{invite}").text for who in (ana, beto)}
+        if 'id="winner-title"' in pages[ana]:
+            break
+        who = rng.choice([ana, beto])
+        page = pages[who]
+        if 'action="/t/' + invite + '/next-round"' in page:
+            rounds += 1
+            assert "Setenta" in text_of(page) and "Restos:" in text_of(page)
+            r = who.post(f"/t/{invite}/next-round", data={"version": _version(page)})
+            assert r.status_code == 200, r.text[:300]
+            continue
+        if 'data-my-turn="true"' not in page:
+            continue
+        cards = re.findall(
+            r'data-card="(\w+)"[^>]*data-groups=\'([^\']*)\' data-can-leave="(\w+)"', page
+        )
+        options = [{"card": c, "mode": "leave"} for c, _, leave in cards if leave == "true"]
+        for card, groups, _ in cards:
+            for group in json.loads(html.unescape(groups)):
+                options.append({"card": card, "capture": " ".join(group), "mode": "capture"})
+        if any(o["mode"] == "capture" for o in options):
+            # compulsory capture: the page never offers to leave a card then
+            assert all(o["mode"] == "capture" for o in options), options
+        form = rng.choice(options)
+        r = who.post(f"/t/{invite}/play", data={"version": _version(page), **form})
+        assert r.status_code == 200 and 'class="alert"' not in r.text, r.text[:500]
+    else:
+        raise AssertionError("the game did not end")
+    final = ana.get(f"/t/{invite}").text
+    winner = re.search(r'id="winner-title"[^>]*>(.*?)</h2>', final, re.S)
+    assert winner and ("Ana" in winner[1] or "Beto" in winner[1]), final[:500]
+    record = site.get(f"/t/{invite}/registro").json()
+    assert record["rules"] == SITE | {
+        "target": 15,
+        "setenta": True,
+        "ties": "each",
+        "compulsory_capture": True,
+        "thirty_is_double": False,
+    }
+    assert len(record["rounds"]) == rounds + 1
+    assert max(eng.replay(record).totals) >= 15
+
+
+def _version(page: str) -> int:
+    match = re.search(r'name="version" value="(\d+)"', page)
+    assert match, page[:300]
+    return int(match.group(1))
