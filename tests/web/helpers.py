@@ -87,6 +87,28 @@ def page_table(client: TestClient, name: str = "Ana") -> str:
     return invite
 
 
+def version_of(page: str) -> int:
+    """The table version a page's forms carry."""
+    match = re.search(r'name="version" value="(\d+)"', page)
+    assert match, page[:300]
+    return int(match.group(1))
+
+
+def page_game_on_my_turn(client: TestClient, robots: tuple[str, ...] = ("tito",)) -> str:
+    """Ana's game against robots (who answer at once in tests), made through
+    the forms as a player does; its invite, on her turn."""
+    invite = page_table(client, "Ana")
+    for robot in robots:
+        version = version_of(client.get(f"/t/{invite}").text)
+        r = client.post(f"/t/{invite}/robots", data={"version": version, "robot": robot})
+        assert r.status_code in (200, 303), r.text
+    version = version_of(client.get(f"/t/{invite}").text)
+    r = client.post(f"/t/{invite}/start", data={"version": version})
+    assert r.status_code in (200, 303), r.text
+    assert 'data-my-turn="true"' in client.get(f"/t/{invite}").text
+    return invite
+
+
 def table_version(client: TestClient, invite: str) -> int:
     version: int = client.get(f"/api/tables/{invite}").json()["version"]
     return version

@@ -8,26 +8,9 @@ import re
 
 from fastapi.testclient import TestClient
 
+from .helpers import page_game_on_my_turn
+
 HX = {"HX-Request": "true"}
-
-
-def _version(html: str) -> int:
-    match = re.search(r'name="version" value="(\d+)"', html)
-    assert match, html[:500]
-    return int(match.group(1))
-
-
-def _started(site: TestClient) -> str:
-    """Ana against a robot that answers at once: her turn."""
-    r = site.post("/tables", data={"name": "Ana", "target": "21"}, follow_redirects=False)
-    assert r.status_code == 303
-    invite = r.headers["location"].rsplit("/", 1)[1]
-    v = _version(site.get(f"/t/{invite}").text)
-    site.post(f"/t/{invite}/robots", data={"version": v, "robot": "tito"})
-    v = _version(site.get(f"/t/{invite}").text)
-    site.post(f"/t/{invite}/start", data={"version": v})
-    assert 'data-my-turn="true"' in site.get(f"/t/{invite}").text
-    return invite
 
 
 def _pressed(html: str) -> str:
@@ -37,7 +20,7 @@ def _pressed(html: str) -> str:
 
 
 def test_confirm_moves_is_off_until_asked_and_then_kept(site: TestClient) -> None:
-    invite = _started(site)
+    invite = page_game_on_my_turn(site)
     page = site.get(f"/t/{invite}").text
     assert _pressed(page) == "false" and 'id="confirm-play"' not in page
 
@@ -64,7 +47,7 @@ def test_confirm_moves_is_off_until_asked_and_then_kept(site: TestClient) -> Non
 
 
 def test_a_bad_confirm_choice_is_refused_and_changes_nothing(site: TestClient) -> None:
-    invite = _started(site)
+    invite = page_game_on_my_turn(site)
     site.post(f"/t/{invite}/confirm", data={"confirm": "on"}, headers=HX)
     for bad in (
         {"confirm": "yes"},

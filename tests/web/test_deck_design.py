@@ -16,7 +16,7 @@ from escoba import engine as eng
 from escoba.engine import parse_card
 from escoba.names import Design, card_name
 
-from .helpers import server_state, service_of
+from .helpers import page_game_on_my_turn, server_state, service_of
 from .test_story import step_html
 
 HX = {"HX-Request": "true"}
@@ -25,26 +25,6 @@ SVG = "{http://www.w3.org/2000/svg}"
 CARD = re.compile(
     r'data-card="(\w+)"[^>]*>\s*<svg [^>]*aria-label="([^"]+)" data-card-design="(\w+)"'
 )
-
-
-def _version(html: str) -> int:
-    match = re.search(r'name="version" value="(\d+)"', html)
-    assert match, html[:500]
-    return int(match.group(1))
-
-
-def _started(site: TestClient) -> str:
-    """Ana against a robot that answers at once: her turn."""
-    r = site.post("/tables", data={"name": "Ana", "target": "21"}, follow_redirects=False)
-    assert r.status_code == 303
-    invite = r.headers["location"].rsplit("/", 1)[1]
-    site.post(
-        f"/t/{invite}/robots",
-        data={"version": _version(site.get(f"/t/{invite}").text), "robot": "tito"},
-    )
-    site.post(f"/t/{invite}/start", data={"version": _version(site.get(f"/t/{invite}").text)})
-    assert 'data-my-turn="true"' in site.get(f"/t/{invite}").text
-    return invite
 
 
 def _chosen(html: str) -> str:
@@ -77,7 +57,7 @@ def _named_in(html: str, design: Design, lang: str = "es") -> None:
 
 
 def test_the_brazilian_design_is_chosen_kept_and_per_viewer(site: TestClient) -> None:
-    invite = _started(site)
+    invite = page_game_on_my_turn(site)
     assert _chosen(site.get(f"/t/{invite}").text) == "french"
 
     r = site.post(f"/t/{invite}/design", data={"design": "brazilian"}, headers=HX)
@@ -110,7 +90,7 @@ def test_the_brazilian_design_is_chosen_kept_and_per_viewer(site: TestClient) ->
 
 
 def test_the_brazilian_sprite_draws_the_8_as_a_j_and_the_9_as_a_q(site: TestClient) -> None:
-    invite = _started(site)
+    invite = page_game_on_my_turn(site)
     site.cookies.set("deck", "brazilian")
     html = site.get(f"/t/{invite}").text
     url = re.search(r"/static/cards-brazilian\.[0-9a-f]{10}\.svg", html)
@@ -127,7 +107,7 @@ def test_the_brazilian_sprite_draws_the_8_as_a_j_and_the_9_as_a_q(site: TestClie
 
 
 def test_the_chooser_in_portuguese_and_english(site: TestClient) -> None:
-    invite = _started(site)
+    invite = page_game_on_my_turn(site)
     site.cookies.set("deck", "brazilian")
     site.cookies.set("lang", "pt_BR")
     page = site.get(f"/t/{invite}").text
@@ -156,7 +136,7 @@ def test_the_chooser_in_portuguese_and_english(site: TestClient) -> None:
     ],
 )
 def test_a_bad_design_is_refused_and_changes_nothing(site: TestClient, bad: dict[str, str]) -> None:
-    invite = _started(site)
+    invite = page_game_on_my_turn(site)
     site.post(f"/t/{invite}/design", data={"design": "brazilian"}, headers=HX)
     for headers in (HX, {}):
         r = site.post(f"/t/{invite}/design", data=bad, headers=headers, follow_redirects=False)

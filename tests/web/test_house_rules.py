@@ -20,7 +20,7 @@ from escoba.engine.round_steps import round_story
 from escoba.engine.scoring import leftover_check
 from escoba.web.models import TableRow
 
-from .helpers import Player, join, play_until_over, server_state, service_of
+from .helpers import Player, join, play_until_over, server_state, service_of, version_of
 
 SITE = {
     "target": 21,
@@ -436,7 +436,7 @@ def test_a_game_with_every_house_rule_is_played_to_its_end_through_the_pages(
     ana, beto = site, TestClient(site.app)
     assert beto.post(f"/t/{invite}/join", data={"name": "Beto"}).status_code == 200
     page = ana.get(f"/t/{invite}").text
-    assert ana.post(f"/t/{invite}/start", data={"version": _version(page)}).status_code == 200
+    assert ana.post(f"/t/{invite}/start", data={"version": version_of(page)}).status_code == 200
     rng = random.Random(15)
     rounds = 0
     for _ in range(2000):
@@ -448,7 +448,7 @@ def test_a_game_with_every_house_rule_is_played_to_its_end_through_the_pages(
         if 'action="/t/' + invite + '/next-round"' in page:
             rounds += 1
             assert "Setenta" in text_of(page) and "Restos:" in text_of(page)
-            r = who.post(f"/t/{invite}/next-round", data={"version": _version(page)})
+            r = who.post(f"/t/{invite}/next-round", data={"version": version_of(page)})
             assert r.status_code == 200, r.text[:300]
             continue
         if 'data-my-turn="true"' not in page:
@@ -464,7 +464,7 @@ def test_a_game_with_every_house_rule_is_played_to_its_end_through_the_pages(
             # compulsory capture: the page never offers to leave a card then
             assert all(o["mode"] == "capture" for o in options), options
         form = rng.choice(options)
-        r = who.post(f"/t/{invite}/play", data={"version": _version(page), **form})
+        r = who.post(f"/t/{invite}/play", data={"version": version_of(page), **form})
         assert r.status_code == 200 and 'class="alert"' not in r.text, r.text[:500]
     else:
         raise AssertionError("the game did not end")
@@ -481,9 +481,3 @@ def test_a_game_with_every_house_rule_is_played_to_its_end_through_the_pages(
     }
     assert len(record["rounds"]) == rounds + 1
     assert max(eng.replay(record).totals) >= 15
-
-
-def _version(page: str) -> int:
-    match = re.search(r'name="version" value="(\d+)"', page)
-    assert match, page[:300]
-    return int(match.group(1))

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from escoba.web.assets import static_url
 
-from .helpers import page_table
+from .helpers import page_table, version_of
 
 HX = {"HX-Request": "true"}
 
@@ -20,12 +20,6 @@ HX = {"HX-Request": "true"}
 def text_of(markup: str) -> str:
     """What a page reads as, tags dropped."""
     return " ".join(html.unescape(re.sub(r"<[^>]+>", "", markup)).split())
-
-
-def version_of(page: str) -> int:
-    match = re.search(r'name="version" value="(\d+)"', page)
-    assert match, page[:300]
-    return int(match.group(1))
 
 
 def add_robot(creator: TestClient, invite: str, robot: str) -> None:

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from escoba.web.clock import ManualClock
 
-from .helpers import page_table, service_of
+from .helpers import page_table, service_of, version_of
 
 HX = {"HX-Request": "true"}
 
@@ -29,12 +29,6 @@ def text_of(markup: str) -> str:
 
 def iso(clock: ManualClock, **later: float) -> str:
     return (clock.now() + timedelta(**later)).isoformat().replace("+00:00", "Z")
-
-
-def version_of(page: str) -> int:
-    match = re.search(r'name="version" value="(\d+)"', page)
-    assert match, page[:300]
-    return int(match.group(1))
 
 
 @dataclass

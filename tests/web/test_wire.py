@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from escoba.web.assets import IMMUTABLE, SHORT, static_url, takes_gzip, vendor_url
 
-from .helpers import page_table
+from .helpers import page_game_on_my_turn, page_table, version_of
 
 GZIP = {"Accept-Encoding": "gzip, br"}
 IDENTITY = {"Accept-Encoding": "identity"}
@@ -26,24 +26,10 @@ UPDATE_BUDGET = 4 * 1024
 CONTENT_NAMED = re.compile(r"^/(static|vendor)/[\w./-]+\.[0-9a-f]{10}\.\w+$")
 
 
-def version_of(html: str) -> str:
-    match = re.search(r'name="version" value="(\d+)"', html)
-    assert match, html[:300]
-    return match.group(1)
-
-
 def table_on_my_turn(site: TestClient) -> str:
     """A table made through the forms, as a player does: Ana, Tito and Carmen
     (robots, who play at once here); its path, on Ana's turn."""
-    path = f"/t/{page_table(site, 'Ana')}"
-    for robot in ("tito", "carmen"):
-        version = version_of(site.get(path).text)
-        r = site.post(f"{path}/robots", data={"version": version, "robot": robot})
-        assert r.status_code in (200, 303), r.text
-    r = site.post(f"{path}/start", data={"version": version_of(site.get(path).text)})
-    assert r.status_code in (200, 303), r.text
-    assert 'data-my-turn="true"' in site.get(f"{path}/board").text
-    return path
+    return f"/t/{page_game_on_my_turn(site, ('tito', 'carmen'))}"
 
 
 def wire_bytes(client: TestClient, url: str, headers: dict[str, str]) -> tuple[int, bytes]:
@@ -152,7 +138,7 @@ def test_event_streams_are_never_compressed_and_still_stream(live_server: str) -
         path = r.headers["location"]
         page = browser.get(path, headers=GZIP)
         assert page.headers["content-encoding"] == "gzip"
-        old = int(version_of(page.text))
+        old = version_of(page.text)
         r = browser.post(f"{path}/robots", data={"version": str(old), "robot": "tito"})
         assert r.status_code in (200, 303)
         for events in (f"{path}/events?since={old}", "/my-tables/events?since=0"):
