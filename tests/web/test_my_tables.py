@@ -17,6 +17,8 @@ from sqlalchemy import event, null
 
 from escoba.web.clock import ManualClock
 from escoba.web.models import TableRow
+from escoba.web.my_tables import MyTables
+from escoba.web.service import TableService
 
 from .device_helpers import browser, give_turn, hold, listed, round_over, started
 from .helpers import Player, create, join, service_of
@@ -27,6 +29,23 @@ def _device_id(client: TestClient) -> int:
     device = ctx.devices.identify(client.cookies.get("device"))
     assert device is not None
     return int(device.id)
+
+
+def _cold_list(service: TableService, device_id: int) -> tuple[MyTables, list[str]]:
+    """A device's Mis mesas read with the state cache emptied, and the SELECT
+    statements that took."""
+    service.store._states = type(service.store._states)(16)  # a cold cache
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        if str(args[2]).lstrip().upper().startswith("SELECT"):
+            statements.append(str(args[2]))
+
+    event.listen(service.db.read_engine, "before_cursor_execute", count)
+    try:
+        return service.my_tables(device_id), statements
+    finally:
+        event.remove(service.db.read_engine, "before_cursor_execute", count)
 
 
 def test_the_list_orders_a_device_s_tables_by_group_and_time(
@@ -196,18 +215,7 @@ def test_a_line_says_which_rules_its_table_plays(site: TestClient) -> None:
     service = service_of(site)
     device_id = _device_id(me)
     warm = service.my_tables(device_id)
-    service.store._states = type(service.store._states)(16)  # a cold cache
-    statements: list[str] = []
-
-    def count(*args: object) -> None:
-        if str(args[2]).lstrip().upper().startswith("SELECT"):
-            statements.append(str(args[2]))
-
-    event.listen(service.db.read_engine, "before_cursor_execute", count)
-    try:
-        cold = service.my_tables(device_id)
-    finally:
-        event.remove(service.db.read_engine, "before_cursor_execute", count)
+    cold, statements = _cold_list(service, device_id)
     assert len(statements) == 2 and cold == warm
     by_invite = {t.invite: t.rules for t in cold.tables}
     assert by_invite[site_rules.invite].is_site
@@ -276,18 +284,7 @@ def test_the_whole_list_takes_two_statements_whatever_its_length(
         clock.advance(minutes=1)
         device_id = _device_id(me)
         cached = service.my_tables(device_id)
-        service.store._states = type(service.store._states)(16)  # a cold cache
-        statements: list[str] = []
-
-        def count(*args: object, statements: list[str] = statements) -> None:
-            if str(args[2]).lstrip().upper().startswith("SELECT"):
-                statements.append(str(args[2]))
-
-        event.listen(service.db.read_engine, "before_cursor_execute", count)
-        try:
-            cold = service.my_tables(device_id)
-        finally:
-            event.remove(service.db.read_engine, "before_cursor_execute", count)
+        cold, statements = _cold_list(service, device_id)
         counts.append(len(statements))
         assert cold == cached
         # the live stream's mark is the page's (else every page would refresh at once)
