@@ -167,6 +167,27 @@ def test_the_table_the_hand_and_its_buttons_fit_a_phone(
         context.close()
 
 
+def test_four_seats_that_grow_do_not_push_the_felt_off_a_phone_on_its_side(
+    server: LiveServer, browser: Browser
+) -> None:
+    """With four players on a phone on its side, the seats' row sits above
+    the felt; a seat a little taller than usual (a tag wrapping, as met in
+    one run in three) must not push the felt past the screen's bottom edge.
+    The felt was stretched to the hand's bottom and ended 4 px above it."""
+    context = _context(browser, "phone-landscape")
+    try:
+        page = context.new_page()
+        _table_on_my_turn(server, page, ("Carmen", "Tito", "Luna"))
+        page.evaluate(
+            """() => { const seat = document.querySelector('#board .seats .seat');
+                       seat.style.paddingBottom =
+                         (parseFloat(getComputedStyle(seat).paddingBottom) + 9) + 'px'; }"""
+        )
+        _play_in_view(page, "phone-landscape, 4 players, a seat 9 px taller")
+    finally:
+        context.close()
+
+
 def test_llevar_el_15_fits_the_smallest_phone(server: LiveServer, browser: Browser) -> None:
     """Item 9, with LLEVAR EL 15 shown (its note, its button and a longer
     hint) on a 360×640 phone: still all in view."""
