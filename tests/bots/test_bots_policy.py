@@ -1,0 +1,95 @@
+"""The playout policies: `careful_move` is Carmen's judgement on a sim, and
+every policy plays only legal moves, under every rule set, to the end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from escoba.bots.base import legal_of, moves_of
+from escoba.bots.judge import Judge
+from escoba.bots.knowledge import knowledge
+from escoba.bots.policy import PLAYOUTS, careful_move, careful_playout, probable_move
+from escoba.bots.sim import RoundSim
+from escoba.bots.worth import CARD_GAIN
+from escoba.cheater import true_world
+from escoba.engine import Phase, RuleSet, view
+from escoba.engine.actions import Play
+from escoba.engine.cards import VALUE
+
+from .helpers import random_round_states
+
+
+def _unplayed(sim: RoundSim) -> tuple[list[int], list[float]]:
+    """The cards of each value still in hands or deck, and their worth at
+    the sim's prices: counted here, apart from the policy's bookkeeping."""
+    count = [0] * 11
+    worth = [0.0] * 11
+    for cards in (*sim.hands, sim.deck):
+        for c in cards:
+            count[VALUE[c]] += 1
+            worth[VALUE[c]] += sim.gain[c]
+    return count, worth
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_careful_move_makes_a_choice_that_carmens_judgement_scores_best(players: int) -> None:
+    """Where nothing is decided yet (Carmen's prices are the sim's) and no
+    «LLEVAR EL 15» is open, the careful move scores, by Carmen's own
+    judgement of the seat's view, as much as her best play."""
+    checked = 0
+    for state in random_round_states(players, seed=40 + players, rounds=25):
+        if state.phase is not Phase.PLAYING or state.round.claim is not None:
+            continue
+        seat = state.round.turn
+        know = knowledge(view(state, seat))
+        judge = Judge(know)
+        if judge.gain != CARD_GAIN:
+            continue
+        legal = legal_of(view(state, seat))
+        sim = true_world(state)
+        count, worth = _unplayed(sim)
+        move = careful_move(sim, count, worth)
+        assert move in moves_of(view(state, seat), legal)
+        chosen = legal[moves_of(view(state, seat), legal).index(move)]
+        best = max(judge.score(a) for a in legal)
+        assert isinstance(chosen, Play)
+        assert judge.score(chosen) == pytest.approx(best, abs=1e-9)
+        checked += 1
+    assert checked > 100
+
+
+RULE_SETS = [
+    RuleSet(),
+    RuleSet(setenta=True, ties="each"),
+    RuleSet(compulsory_capture=True, setenta=True, thirty_is_double=False),
+]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: "+".join(r.variants()) or "site")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_playout_policy_plays_legal_moves_to_the_end(rules: RuleSet, players: int) -> None:
+    rng = random.Random(players)
+    for state in random_round_states(players, seed=players, rounds=3, rules=rules):
+        if state.phase is not Phase.PLAYING:
+            continue
+        sim = true_world(state)
+        for policy in ("careful", "probable"):
+            step = sim.copy()
+            while not step.over:
+                count, worth = _unplayed(step)
+                if policy == "careful":
+                    move = careful_move(step, count, worth)
+                else:
+                    move = probable_move(step, count)
+                assert move in step.legal_moves()
+                step.apply(move)
+        for name, playout in PLAYOUTS.items():
+            twin = sim.copy()
+            playout(twin)
+            assert twin.over, name
+        twin = sim.copy()
+        stop = max(0, twin.plays_left - rng.randint(1, 6))
+        careful_playout(twin, stop=stop)
+        assert twin.plays_left == stop
