@@ -9,9 +9,10 @@ diamonds lie probably could not take it). In each world she plays every
 candidate action; the next player answers it as Carmen would (`reply`: the
 answer is the step the outcome depends on most, and a careful player's rule
 describes a real opponent better than a quick playout), and the rest of the
-round is played by the fast policy `policy.probable_playout` (greedy, shy of
-leaving a sweep in proportion to the chance that the next player holds the
-sweeping value, as judged from the mover's seat: nobody peeks).
+round is played by `policy.careful_playout`: every seat plays Carmen's rule on
+the sim (what a play takes, less what the next player can expect to take
+from the table it leaves, each value weighed by the chance that player holds
+it, as judged from the mover's seat: nobody peeks).
 
 Every candidate is played out in the *same* worlds (common random numbers):
 the luck of a sample then hits all candidates alike, and their differences
@@ -120,11 +121,11 @@ class Luna:
 
     def __init__(
         self,
-        budget: float = 0.08,
+        budget: float = 0.15,
         min_worlds: int = 6,
         max_worlds: int = 64,
         clock: Clock = time.perf_counter,
-        rollout: str = "probable",
+        rollout: str = "careful",
         prior: float = 1.0,
         beta: float = BETA,
         horizon: int | None = None,
