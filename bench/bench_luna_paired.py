@@ -5,7 +5,8 @@
     .venv/bin/python bench/bench_luna_paired.py 500 11 2 base prior=0.8 beta=40
 
 A VARIANT is `base` (today's Luna) or `key=value[,key=value...]`, keyword
-arguments of `Luna(...)` (numbers, `true`/`false`, or names). Each variant
+arguments of `Luna(...)` (numbers, `true`/`false`, or names); the Luna before
+the careful playouts is `rollout=probable`. Each variant
 plays every deal of SEED against Carmen in both seatings (the tournament's
 decks and robot random sources), and prints its margin per round over Carmen
 with the 95% interval. Then each variant is compared with the first: the
@@ -16,11 +17,14 @@ wherever they choose alike.
 Decisions are made with a budget of 10 s, so `max_worlds` alone decides how
 many worlds a decision samples: the results do not depend on the machine's
 load (decision times are printed, but measure them on a quiet machine). The
-per-deal margins are kept in `bench/results/paired/` and reused.
+per-deal margins are kept in `bench/results/paired/` and reused (`base` under
+a name that spells today's defaults, so a change of Luna is not mistaken for
+her old self).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 import statistics
@@ -85,9 +89,17 @@ def deal_pair(args: tuple[str, int, int]) -> tuple[int, float, list[float]]:
     return deal, margin / 2, times
 
 
+def cache_name(variant: str) -> str:
+    if variant != "base":
+        return variant.replace("/", "_")
+    defaults = inspect.signature(Luna).parameters
+    shown = ("rollout", "max_worlds", "prior", "beta", "carmen_reply", "endgame")
+    return "base(" + ",".join(f"{k}={defaults[k].default}" for k in shown) + ")"
+
+
 def margins(variant: str, seed: int, deals: int, jobs: int) -> list[float]:
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"{variant.replace('/', '_')}@{seed}.json"
+    path = CACHE / f"{cache_name(variant)}@{seed}.json"
     known: dict[str, float] = json.loads(path.read_text()) if path.exists() else {}
     todo = [(variant, seed, d) for d in range(deals) if str(d) not in known]
     if todo:
