@@ -17,12 +17,11 @@ from sqlalchemy import create_engine, text
 from escoba import engine as eng
 from escoba.web.app import create_app
 from escoba.web.clock import ManualClock
-from escoba.web.db import migrate
 from escoba.web.settings import Settings
 
 from .recording import Recorder
 from .schema_check import watch_api_responses
-from .servers import in_thread
+from .servers import in_thread, worker_pg_url
 
 PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
@@ -57,15 +56,10 @@ def api_answers_match_the_schema() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def pg_url() -> Iterator[str | None]:
-    if PG_URL is None:
-        yield None
-        return
-    from escoba.web.settings import Settings as S
-
-    url = S(database_url=PG_URL).sqlalchemy_url
-    migrate(url)
-    yield url
+def pg_url() -> str | None:
+    """This process's PostgreSQL test database (each pytest-xdist worker has
+    its own: servers.worker_pg_url), migrated; None without one."""
+    return worker_pg_url()
 
 
 @pytest.fixture(params=BACKENDS)
