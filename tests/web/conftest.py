@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from sqlalchemy import create_engine, text
 from escoba import engine as eng
 from escoba.web.app import create_app
 from escoba.web.clock import ManualClock
+from escoba.web.db import migrate
 from escoba.web.settings import Settings
 
 from .recording import Recorder
@@ -62,9 +64,23 @@ def pg_url() -> str | None:
     return worker_pg_url()
 
 
+@pytest.fixture(scope="session")
+def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite database migrated once a session (a worker): a fresh one
+    costs every migration, most of a second, for each of a thousand tests."""
+    path = tmp_path_factory.mktemp("sqlite-migrated") / "escoba.db"
+    migrate(f"sqlite:///{path}")
+    return path
+
+
 @pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> str:
+def db_url(
+    request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None, sqlite_migrated: Path
+) -> str:
     if request.param == "sqlite":
+        # a copy of its own of the migrated database: as empty as a new one,
+        # and create_app's migration finds it at the head
+        shutil.copyfile(sqlite_migrated, tmp_path / "escoba.db")
         return f"sqlite:///{tmp_path / 'escoba.db'}"
     assert pg_url is not None
     engine = create_engine(pg_url)
