@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from escoba.web.settings import Settings
 
 from .recording import Recorder
 from .schema_check import watch_api_responses
-from .servers import in_thread
+from .servers import in_thread, worker_pg_url
 
 PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
@@ -57,20 +58,29 @@ def api_answers_match_the_schema() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def pg_url() -> Iterator[str | None]:
-    if PG_URL is None:
-        yield None
-        return
-    from escoba.web.settings import Settings as S
+def pg_url() -> str | None:
+    """This process's PostgreSQL test database (each pytest-xdist worker has
+    its own: servers.worker_pg_url), migrated; None without one."""
+    return worker_pg_url()
 
-    url = S(database_url=PG_URL).sqlalchemy_url
-    migrate(url)
-    yield url
+
+@pytest.fixture(scope="session")
+def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite database migrated once a session (a worker): a fresh one
+    costs every migration, most of a second, for each of a thousand tests."""
+    path = tmp_path_factory.mktemp("sqlite-migrated") / "escoba.db"
+    migrate(f"sqlite:///{path}")
+    return path
 
 
 @pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> str:
+def db_url(
+    request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None, sqlite_migrated: Path
+) -> str:
     if request.param == "sqlite":
+        # a copy of its own of the migrated database: as empty as a new one,
+        # and create_app's migration finds it at the head
+        shutil.copyfile(sqlite_migrated, tmp_path / "escoba.db")
         return f"sqlite:///{tmp_path / 'escoba.db'}"
     assert pg_url is not None
     engine = create_engine(pg_url)

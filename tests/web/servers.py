@@ -4,6 +4,7 @@ only, as in production."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import signal
@@ -20,12 +21,15 @@ from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 
 from escoba.web.db import migrate
 from escoba.web.settings import Settings
 
 PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
+#: Under pytest-xdist, this process's worker ("gw0", "gw1", …): each worker
+#: has PostgreSQL databases of its own, beside the configured one.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 
 
 @contextmanager
@@ -63,17 +67,55 @@ def free_port() -> int:
         return port
 
 
-def fresh_pg_database(name: str) -> str | None:
-    """A database of its own on the test server (dropped and made anew), so
-    that these tests never race the per-test truncation of the shared one."""
+def _pg_base() -> URL:
+    """The configured test database's URL (ESCOBA_TEST_DATABASE_URL)."""
+    assert PG_URL is not None
+    return make_url(Settings(database_url=PG_URL).sqlalchemy_url)
+
+
+def worker_pg_url() -> str | None:
+    """The PostgreSQL database of this test process, migrated: the
+    configured one, or under pytest-xdist one of the worker's own beside it
+    (`test_gw0` for `test`), made when missing. Each worker truncates only
+    its own between tests (conftest's `db_url`)."""
     if PG_URL is None:
         return None
-    base = make_url(Settings(database_url=PG_URL).sqlalchemy_url)
+    base = _pg_base()
+    if WORKER:
+        name = f"{base.database}_{WORKER}"
+        admin = create_engine(base, isolation_level="AUTOCOMMIT")
+        try:
+            with admin.connect() as conn:
+                found = conn.execute(
+                    text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}
+                ).first()
+                if found is None:
+                    conn.execute(text(f'CREATE DATABASE "{name}"'))
+        finally:
+            admin.dispose()
+        base = base.set(database=name)
+    url = base.render_as_string(hide_password=False)
+    migrate(url)
+    return url
+
+
+def fresh_pg_database(name: str) -> str | None:
+    """A database of its own on the test server (dropped and made anew), so
+    that these tests never race the per-test truncation of the shared one.
+    Its name starts with the configured database's and, under pytest-xdist,
+    ends with the worker's (`test_escoba_test_crash_gw1`): no two test runs
+    on one server, nor two workers of one run, share it."""
+    if PG_URL is None:
+        return None
+    base = _pg_base()
+    name = f"{base.database}_{name}" + (f"_{WORKER}" if WORKER else "")
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
     url = base.set(database=name).render_as_string(hide_password=False)
     migrate(url)
     return url
@@ -104,6 +146,8 @@ class Server:
     log_path: Path | None = None
     serve: bool = False
     workers: int = 1
+    #: every start's process group (start_new_session): what `stop` clears
+    groups: list[int] = field(default_factory=list)
 
     def command(self) -> list[str]:
         if self.serve:
@@ -145,6 +189,7 @@ class Server:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
+        self.groups.append(self.proc.pid)
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -170,6 +215,12 @@ class Server:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+        # What a killed server had started (its robots' pool) outlives it,
+        # holding database connections: ended with the test, not left behind
+        for group in self.groups:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(group, signal.SIGKILL)
+        self.groups.clear()
 
     def live_connections(self) -> int:
         count: int = httpx.get(self.base + "/health", timeout=5).json()["live_connections"]

@@ -34,6 +34,12 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
 
 
 def test_health_reports_database_schema_and_live_bridge(app_client: TestClient) -> None:
+    from escoba.web.bridges import wait_connected
+
+    # PostgreSQL's bridge listens from a thread of its own, a moment after
+    # start-up (the process is rightly not ready until then: 503): the report
+    # is read once it listens, not raced against it (it lost on a busy machine)
+    assert wait_connected(app_client.app.state.ctx.hub.bridge, 10)  # type: ignore[attr-defined]
     r = app_client.get("/health")
     assert r.status_code == 200
     body = r.json()

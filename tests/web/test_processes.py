@@ -31,7 +31,9 @@ DEADLINE = 3.0  # seconds; a crossing takes a few milliseconds on this machine
 def _backends() -> list[Any]:
     return [
         pytest.param("postgres", marks=pytest.mark.skipif(PG_URL is None, reason="no PostgreSQL")),
-        pytest.param("redis", id="sqlite-redis"),
+        # Redis's pub/sub channel is one for the whole server: the tests on it
+        # run on one pytest-xdist worker (--dist loadgroup), one at a time
+        pytest.param("redis", id="sqlite-redis", marks=pytest.mark.xdist_group("redis")),
     ]
 
 

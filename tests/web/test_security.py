@@ -587,6 +587,7 @@ def test_counts_on_their_way_to_the_database_still_count(db_url: str) -> None:
         db.dispose()
 
 
+@pytest.mark.xdist_group("redis")  # (it empties Redis's test database: one worker)
 def test_rate_limits_are_shared_by_processes(
     settings: Settings, clock: ManualClock, db_url: str
 ) -> None:
