@@ -1,11 +1,16 @@
-"""The fast policy that plays rounds out in a robot's search, and the
-estimate of a round not played to its end.
+"""The policies that play rounds out in a robot's search, and the estimate
+of a round not played to its end.
 
-The playout policy is the greedy player that the search prototype found best
-for rollouts: the capture worth the most (the sim's price list, `sim.gain`:
-`worth.CARD_GAIN` under the site's rules), and never (if it can help it) a
-table that sums 5 to 14 for the next player, who could then sweep it with
-one card. Under compulsory capture a card is left only when none can capture.
+The quick ones are greedy players: the capture worth the most (the sim's
+price list, `sim.gain`: `worth.CARD_GAIN` under the site's rules), and never
+(if it can help it) a table that sums 5 to 14 for the next player, who could
+then sweep it with one card — at a flat risk (`greedy_move`), only when that
+player holds the card in the world (`informed_move`), or by the chance they
+hold it as seen from the mover's seat (`probable_move`). The careful one,
+Luna's since 2026-12-01, is Carmen's rule on the sim (`careful_move`): it
+weighs every capture the next player could make, not only sweeps, at about
+four times the cost. Under compulsory capture a card is left only when none
+can capture.
 """
 
 from __future__ import annotations
