@@ -135,17 +135,7 @@ class Judge:
         gain = self.gain
         claim_gain = 0.0
         if claimable is not None:
-            rest = [c for c in table if c != claimable]
-            vals = tuple(VALUE[c] for c in rest)
-            best_rest = rest
-            for g in index_groups(FIFTEEN - VALUE[claimable], vals):
-                g_gain = gain[claimable] + sum(gain[rest[i]] for i in g)
-                if len(g) == len(rest):
-                    g_gain += W_ESCOBA
-                if g_gain > claim_gain:
-                    claim_gain = g_gain
-                    best_rest = [c for i, c in enumerate(rest) if i not in g]
-            table = best_rest
+            claim_gain, table = claim_first(table, claimable, gain)
         if not table:
             return claim_gain
         vals = tuple(VALUE[c] for c in table)
@@ -162,10 +152,36 @@ class Judge:
                 best = max(best, g_gain)
             if best > 0.0:
                 options.append((best, p))
-        options.sort(reverse=True)
-        expected = 0.0
-        none_better = 1.0
-        for g_gain, p in options:
-            expected += g_gain * p * none_better
-            none_better *= 1.0 - p
-        return claim_gain + expected
+        return claim_gain + expected_best(options)
+
+
+def claim_first(
+    table: Sequence[int], claimable: int, gain: Sequence[float]
+) -> tuple[float, list[int]]:
+    """The most a «LLEVAR EL 15» on the left card `claimable` takes from
+    `table` (0.0 when it takes nothing), and the table it leaves."""
+    rest = [c for c in table if c != claimable]
+    claim_gain = 0.0
+    best_rest = rest
+    for g in index_groups(FIFTEEN - VALUE[claimable], tuple([VALUE[c] for c in rest])):
+        g_gain = gain[claimable] + sum([gain[rest[i]] for i in g])
+        if len(g) == len(rest):
+            g_gain += W_ESCOBA
+        if g_gain > claim_gain:
+            claim_gain = g_gain
+            best_rest = [c for i, c in enumerate(rest) if i not in g]
+    return claim_gain, best_rest
+
+
+def expected_best(options: list[tuple[float, float]]) -> float:
+    """The expected worth of a player's best capture when each of `options`,
+    (worth, chance), is open to them with its own chance: the most valuable
+    counted first, each of the others only when none better is there. Sorts
+    `options`."""
+    options.sort(reverse=True)
+    expected = 0.0
+    none_better = 1.0
+    for worth, p in options:
+        expected += worth * p * none_better
+        none_better *= 1.0 - p
+    return expected

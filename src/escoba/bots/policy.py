@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from math import comb, erf
 from typing import Final
 
+from escoba.bots.judge import claim_first, expected_best
 from escoba.bots.sim import Move, RoundSim
 from escoba.bots.worth import SETENTA_CARD_GAIN, W_ESCOBA
 from escoba.engine.captures import index_groups
@@ -332,30 +333,12 @@ def _expected_reply(
         return 0.0
     claim_gain = 0.0
     if claimable >= 0:
-        rest = [c for c in table if c != claimable]
-        best_rest = rest
-        for g in index_groups(FIFTEEN - VALUE[claimable], tuple([VALUE[c] for c in rest])):
-            g_gain = gain[claimable] + sum([gain[rest[i]] for i in g])
-            if len(g) == len(rest):
-                g_gain += W_ESCOBA
-            if g_gain > claim_gain:
-                claim_gain = g_gain
-                best_rest = [c for i, c in enumerate(rest) if i not in g]
-        table = tuple(best_rest)
+        claim_gain, rest = claim_first(table, claimable, gain)
+        table = tuple(rest)
     if not table:
         return claim_gain
     takes = _takes(table, gain)
-    options: list[tuple[float, float]] = []
-    for x, p, avg in odds:
-        if takes[x] > 0.0:
-            options.append((avg + takes[x], p))
-    options.sort(reverse=True)
-    expected = 0.0
-    none_better = 1.0
-    for g_gain, p in options:
-        expected += g_gain * p * none_better
-        none_better *= 1.0 - p
-    return claim_gain + expected
+    return claim_gain + expected_best([(avg + takes[x], p) for x, p, avg in odds if takes[x] > 0.0])
 
 
 def _unplayed(sim: RoundSim) -> tuple[list[int], list[float]]:
