@@ -234,13 +234,20 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
     nine positions of ten, where `probable_move` makes it in eight.
     `unplayed[x]` counts the cards of value x still in hands or deck,
     `unplayed_gain[x]` sums their worth."""
-    claim = best_claim(sim)
-    if claim is not None:
-        return claim
+    if sim.claim_card >= 0:
+        claim = best_claim(sim)
+        if claim is not None:
+            return claim
     seat = sim.turn
     hand = sim.hands[seat]
-    gain = sim.gain
     table = sim.table
+    vals = tuple([VALUE[c] for c in table])
+    options = [(card, index_groups(FIFTEEN - VALUE[card], vals) if table else ()) for card in hand]
+    must = sim.rules.compulsory_capture and any(groups for _, groups in options)
+    if len(hand) == 1 and (not options[0][1] or (must and len(options[0][1]) == 1)):
+        card, groups = options[0]  # one move only: nothing to weigh
+        return (False, card, tuple([table[i] for i in groups[0]]) if groups else ())
+    gain = sim.gain
     plays_left = sim.plays_left
     odds: list[tuple[int, float, float]] = []  # (value, chance held, mean worth)
     if plays_left > 1:
@@ -260,16 +267,9 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
                 if k > 0:
                     odds.append((x, holds[k][hh], (unplayed_gain[x] - mine_gain[x]) / k))
     last_play = plays_left == 1
-    vals = tuple([VALUE[c] for c in table])
-    must = (
-        sim.rules.compulsory_capture
-        and bool(table)
-        and any(index_groups(FIFTEEN - VALUE[c], vals) for c in hand)
-    )
     best_score = -1e9
     best: Move = (False, hand[0], ())
-    for card in hand:
-        groups = index_groups(FIFTEEN - VALUE[card], vals) if table else ()
+    for card, groups in options:
         if not must:
             score = -_expected_reply(
                 tuple(sorted([*table, card])), card if groups else -1, odds, gain
@@ -320,6 +320,11 @@ def _takes(table: tuple[int, ...], gain: Sequence[float]) -> tuple[float, ...]:
     return found
 
 
+#: (table, left card, under la setenta?) → `judge.claim_first` of them, the
+#: table it leaves as a tuple.
+_CLAIMS: dict[tuple[tuple[int, ...], int, bool], tuple[float, tuple[int, ...]]] = {}
+
+
 def _expected_reply(
     table: tuple[int, ...],
     claimable: int,
@@ -331,14 +336,21 @@ def _expected_reply(
     value they may hold, the most valuable counted first."""
     if not odds:
         return 0.0
+    setenta = gain is SETENTA_CARD_GAIN
     claim_gain = 0.0
     if claimable >= 0:
-        claim_gain, rest = claim_first(table, claimable, gain)
-        table = tuple(rest)
-    if not table:
-        return claim_gain
-    takes = _takes(table, gain)
-    return claim_gain + expected_best([(avg + takes[x], p) for x, p, avg in odds if takes[x] > 0.0])
+        key = (table, claimable, setenta)
+        claimed = _CLAIMS.get(key)
+        if claimed is None:
+            first, rest = claim_first(table, claimable, gain)
+            if len(_CLAIMS) >= _TAKES_LIMIT:
+                _CLAIMS.clear()
+            claimed = _CLAIMS[key] = (first, tuple(rest))
+        claim_gain, table = claimed
+        if not table:
+            return claim_gain
+    takes = _TAKES.get((table, setenta)) or _takes(table, gain)
+    return claim_gain + expected_best([(avg + t, p) for x, p, avg in odds if (t := takes[x]) > 0.0])
 
 
 def _unplayed(sim: RoundSim) -> tuple[list[int], list[float]]:
