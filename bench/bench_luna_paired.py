@@ -14,7 +14,7 @@ mean of the per-deal differences, whose interval is far narrower than either
 margin's, because a deal's luck hits both alike and the two Lunas play alike
 wherever they choose alike.
 
-Decisions are made with a budget of 10 s, so `max_worlds` alone decides how
+Decisions are made with a budget of 10 s and no limit, so `max_worlds` alone decides how
 many worlds a decision samples: the results do not depend on the machine's
 load (decision times are printed, but measure them on a quiet machine). The
 per-deal margins are kept in `bench/results/paired/` and reused (`base` under
@@ -69,7 +69,7 @@ def deal_pair(args: tuple[str, int, int]) -> tuple[int, float, list[float]]:
     """Luna's mean margin over Carmen in the two seatings of one deal, and
     her decision times."""
     variant, seed, deal = args
-    luna = Luna(budget=10.0, **parse(variant))
+    luna = Luna(budget=10.0, limit=None, **parse(variant))
     carmen = Carmen()
     margin = 0.0
     times: list[float] = []

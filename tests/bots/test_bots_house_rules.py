@@ -58,7 +58,11 @@ def test_the_sim_plays_and_scores_as_the_engine_under_house_rules(
 
 
 def _robot(name: str) -> object:
-    return Luna(budget=0.0, min_worlds=2, max_worlds=2) if name == "luna" else get_robot(name)
+    return (
+        Luna(budget=0.0, min_worlds=2, max_worlds=2, limit=None)
+        if name == "luna"
+        else get_robot(name)
+    )
 
 
 @pytest.mark.parametrize("name", sorted(ROBOTS))

@@ -22,7 +22,7 @@ from .helpers import random_round_states
 def small(name: str) -> Robot:
     """Robots as tests use them: Luna with a tiny, clock-free budget."""
     if name == "luna":
-        return Luna(budget=0.0, min_worlds=2, max_worlds=2)
+        return Luna(budget=0.0, min_worlds=2, max_worlds=2, limit=None)
     return get_robot(name)
 
 

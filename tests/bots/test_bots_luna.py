@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from escoba.bots.knowledge import knowledge
 from escoba.bots.luna import Luna, search
@@ -92,11 +93,91 @@ def test_search_stops_at_max_worlds_with_time_to_spare() -> None:
 def test_luna_reads_her_injected_clock() -> None:
     state, seat = a_position()
     clock = FakeClock(step=1.0)
-    luna = Luna(budget=3.0, min_worlds=1, max_worlds=100, clock=clock)
+    luna = Luna(budget=3.0, min_worlds=1, max_worlds=100, clock=clock, limit=None)
     v = view(state, seat)  # type: ignore[arg-type]
     assert luna.choose(v, random.Random(2)) in v.legal
     # the start, then a check before worlds 1, 2 and 3: the last finds 3 s spent
     assert clock.readings == 4
+
+
+class WorldClock:
+    """Time that passes only while worlds are sampled and played: `pace`
+    seconds a world (binary fractions, so the sums are exact)."""
+
+    def __init__(self, pace: float) -> None:
+        self.now = 0.0
+        self.pace = pace
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sampler(self, sample: Callable[[random.Random], RoundSim]) -> Callable[..., RoundSim]:
+        def timed(rng: random.Random) -> RoundSim:
+            self.now += self.pace
+            return sample(rng)
+
+        return timed
+
+
+def test_search_begins_no_world_that_would_end_past_the_budget() -> None:
+    """Worlds of 1/16 s against a budget of 0.15 s: the third ends at 0.1875
+    s, so a search that only looks at the clock before each world ran a
+    whole world over; at the pace of the worlds done, it stops after two."""
+    state, seat = a_position()
+    know = knowledge(view(state, seat))  # type: ignore[arg-type]
+    moves = know.base.copy().legal_moves()
+    clock = WorldClock(pace=0.0625)
+    _, _, worlds = search(
+        clock.sampler(know.sample),
+        moves,
+        0,
+        random.Random(1),
+        clock=clock,
+        budget=0.15,
+        min_worlds=1,
+        max_worlds=64,
+    )
+    assert worlds == 2
+    assert clock.now <= 0.15
+
+
+def test_a_limit_ends_a_slow_decision_short_of_min_worlds() -> None:
+    """On a slow machine a world takes 1/8 s: six worlds (`min_worlds`) would
+    take 0.75 s. With a limit of 0.5 s the search plays only the four that
+    end within it; without one, the six."""
+    state, seat = a_position()
+    know = knowledge(view(state, seat))  # type: ignore[arg-type]
+    moves = know.base.copy().legal_moves()
+    for limit, expected in ((0.5, 4), (None, 6)):
+        clock = WorldClock(pace=0.125)
+        _, _, worlds = search(
+            clock.sampler(know.sample),
+            moves,
+            0,
+            random.Random(1),
+            clock=clock,
+            budget=0.15,
+            min_worlds=6,
+            max_worlds=64,
+            limit=limit,
+        )
+        assert worlds == expected
+        assert limit is None or clock.now <= limit
+
+
+def test_luna_keeps_her_limit_by_default() -> None:
+    """Luna's own decisions keep the limit: with her clock moving 0.125 s a
+    reading (one reading a world), she stops after four worlds at 0.5 s, not
+    at her six `min_worlds`."""
+    state, seat = a_position()
+    clock = FakeClock(step=0.125)
+    luna = Luna(budget=0.15, min_worlds=6, max_worlds=64, clock=clock, limit=0.5)
+    v = view(state, seat)  # type: ignore[arg-type]
+    assert luna.choose(v, random.Random(2)) in v.legal
+    # the start, then a reading before worlds 1..4: before the fifth,
+    # 0.5 s are spent and the fifth would end at 0.625 s
+    assert clock.readings == 5
+    assert Luna().limit is not None and Luna().limit <= 0.5
 
 
 def test_common_samples_every_candidate_sees_the_same_worlds() -> None:
@@ -122,7 +203,7 @@ def test_common_samples_every_candidate_sees_the_same_worlds() -> None:
 def test_luna_takes_a_sweep_when_it_is_there() -> None:
     """A sanity check of strength: with an escoba on offer at the end of the
     round's first deal, Luna takes it in most positions."""
-    luna = Luna(budget=0.0, min_worlds=8, max_worlds=8)
+    luna = Luna(budget=0.0, min_worlds=8, max_worlds=8, limit=None)
     offered = taken = 0
     for state in random_round_states(2, seed=21, rounds=40):
         if state.phase is not Phase.PLAYING:

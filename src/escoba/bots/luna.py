@@ -64,16 +64,26 @@ def search(
     max_worlds: int,
     rollout: Callable[[RoundSim], None] = PLAYOUTS["plain"],
     reply: Callable[[RoundSim, int], None] | None = None,
+    limit: float | None = None,
 ) -> tuple[int, list[float], int]:
     """The index of the best move, the total value of each move, and the
-    number of worlds used. Stops at `max_worlds`, or once `budget` seconds of
-    `clock` have passed and `min_worlds` are done."""
+    number of worlds used. Stops at `max_worlds`, or once `min_worlds` are
+    done and `budget` seconds of `clock` have passed or the next world, at
+    the mean pace of those done, would end past it. With a `limit` (seconds),
+    no world is begun that would end past it at that pace, even short of
+    `min_worlds`: on a slow or busy machine a decision then still ends in
+    time (the first world is always played)."""
     start = clock()
     totals = [0.0] * len(moves)
     worlds = 0
     while worlds < max_worlds:
-        if worlds >= min_worlds and clock() - start >= budget:
-            break
+        if worlds >= min_worlds or (limit is not None and worlds):
+            elapsed = clock() - start
+            ahead = elapsed + elapsed / worlds if worlds else elapsed
+            if worlds >= min_worlds and (elapsed >= budget or ahead > budget):
+                break
+            if limit is not None and ahead > limit:
+                break
         world = sample(rng)
         for i, (claim, card, group) in enumerate(moves):
             sim = world.copy()
@@ -131,6 +141,7 @@ class Luna:
         horizon: int | None = None,
         carmen_reply: bool = True,
         endgame: bool = True,
+        limit: float | None = 0.4,
     ) -> None:
         """`rollout`: a name of `policy.PLAYOUTS`; `beta`: the sharpness of
         the opponent model that weighs worlds (0: uniform worlds); `horizon`:
@@ -138,7 +149,9 @@ class Luna:
         by `policy.expected_points` (None: to the end of the round);
         `carmen_reply`: the candidates are answered by Carmen's rule
         (`reply`); `endgame`: once she can see the whole rest of the round,
-        she plays only exactly best moves (`endgame`)."""
+        she plays only exactly best moves (`endgame`); `limit`: the seconds
+        a decision may take even short of `min_worlds` (`search`; None: no
+        limit, for benchmarks that fix the number of worlds)."""
         self.budget = budget
         self.min_worlds = min_worlds
         self.max_worlds = max_worlds
@@ -149,6 +162,7 @@ class Luna:
         self.horizon = horizon
         self.carmen_reply = carmen_reply
         self.endgame = endgame
+        self.limit = limit
 
     def choose(self, view: View, rng: random.Random) -> Action:
         legal = legal_of(view)
@@ -193,6 +207,7 @@ class Luna:
             max_worlds=1 if one_world else self.max_worlds,
             rollout=_rollout(self.rollout, self.horizon, know),
             reply=CarmenReply(know, moves) if self.carmen_reply else None,
+            limit=self.limit,
         )
         judge = Judge(know, odds) if self.prior else None
         return _combine(totals, worlds, legal, judge, self.prior, exact)
