@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
+
 from escoba.bots.knowledge import knowledge
 from escoba.bots.luna import Luna, search
 from escoba.bots.sim import RoundSim
@@ -219,3 +221,26 @@ def test_luna_takes_a_sweep_when_it_is_there() -> None:
                 taken += 1
     assert offered >= 10
     assert taken >= 0.8 * offered
+
+
+def test_luna_counts_her_budget_from_the_start_of_the_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What she spends before her search (reading the view, weighing the
+    other players' plays) is part of the decision's time: when that alone
+    took 0.2 s of a 0.15 s budget, she plays one world and stops."""
+    import escoba.bots.luna as luna_module
+
+    state, seat = a_position()
+    clock = FakeClock(step=0.0)
+    real = luna_module.knowledge
+
+    def slow_knowledge(v: object) -> object:
+        clock.now += 0.2
+        return real(v)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(luna_module, "knowledge", slow_knowledge)
+    luna = Luna(budget=0.15, min_worlds=1, max_worlds=64, clock=clock, limit=None)
+    v = view(state, seat)  # type: ignore[arg-type]
+    assert luna.choose(v, random.Random(2)) in v.legal
+    assert clock.readings == 2  # her start, then one look before the second world

@@ -65,6 +65,7 @@ def search(
     rollout: Callable[[RoundSim], None] = PLAYOUTS["plain"],
     reply: Callable[[RoundSim, int], None] | None = None,
     limit: float | None = None,
+    start: float | None = None,
 ) -> tuple[int, list[float], int]:
     """The index of the best move, the total value of each move, and the
     number of worlds used. Stops at `max_worlds`, or once `min_worlds` are
@@ -72,8 +73,11 @@ def search(
     the mean pace of those done, would end past it. With a `limit` (seconds),
     no world is begun that would end past it at that pace, even short of
     `min_worlds`: on a slow or busy machine a decision then still ends in
-    time (the first world is always played)."""
-    start = clock()
+    time (the first world is always played). Both count from `start`, a
+    reading of `clock` (default: now), so that what a decision spends before
+    its search counts too."""
+    if start is None:
+        start = clock()
     totals = [0.0] * len(moves)
     worlds = 0
     while worlds < max_worlds:
@@ -168,6 +172,7 @@ class Luna:
         legal = legal_of(view)
         if len(legal) == 1:
             return legal[0]
+        start = self.clock()  # the budget is the decision's, reading and weighing too
         know = knowledge(view)
         moves = moves_of(view, legal)
         sample = know.sample
@@ -178,7 +183,9 @@ class Luna:
             sampler = PosteriorSampler(know, observations(view, know, self.beta), rng)
             sample = sampler.sample
             odds = sampler.value_odds((know.seat + 1) % know.players)
-        return self.weigh(know, legal, moves, sample, rng, odds=odds, exact=exact, one_world=known)
+        return self.weigh(
+            know, legal, moves, sample, rng, odds=odds, exact=exact, one_world=known, start=start
+        )
 
     def weigh(
         self,
@@ -191,6 +198,7 @@ class Luna:
         odds: Sequence[float] | None,
         exact: Sequence[int] | None,
         one_world: bool,
+        start: float | None = None,
     ) -> Action:
         """The choice among `legal` (`moves` in the sim): each played out in
         the worlds `sample` draws (only one when `one_world`: it is known),
@@ -208,6 +216,7 @@ class Luna:
             rollout=_rollout(self.rollout, self.horizon, know),
             reply=CarmenReply(know, moves) if self.carmen_reply else None,
             limit=self.limit,
+            start=start,
         )
         judge = Judge(know, odds) if self.prior else None
         return _combine(totals, worlds, legal, judge, self.prior, exact)
