@@ -70,12 +70,12 @@ def search(
     """The index of the best move, the total value of each move, and the
     number of worlds used. Stops at `max_worlds`, or once `min_worlds` are
     done and `budget` seconds of `clock` have passed or the next world, at
-    the mean pace of those done, would end past it. With a `limit` (seconds),
-    no world is begun that would end past it at that pace, even short of
-    `min_worlds`: on a slow or busy machine a decision then still ends in
-    time (the first world is always played). Both count from `start`, a
-    reading of `clock` (default: now), so that what a decision spends before
-    its search counts too."""
+    the pace so far (the time spent over the worlds done), would end past
+    it. With a `limit` (seconds), no world is begun that would end past it at
+    that pace, even short of `min_worlds`: on a slow or busy machine a
+    decision then still ends in time (the first world is always played).
+    Both count from `start`, a reading of `clock` (default: now), so that
+    what a decision spends before its search counts too."""
     if start is None:
         start = clock()
     totals = [0.0] * len(moves)
