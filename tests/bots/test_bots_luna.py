@@ -121,50 +121,43 @@ class WorldClock:
         return timed
 
 
-def test_search_begins_no_world_that_would_end_past_the_budget() -> None:
-    """Worlds of 1/16 s against a budget of 0.15 s: the third ends at 0.1875
-    s, so a search that only looks at the clock before each world ran a
-    whole world over; at the pace of the worlds done, it stops after two."""
+def _timed_search(pace: float, min_worlds: int, limit: float | None) -> tuple[int, float]:
+    """The worlds a search with a 0.15 s budget plays when each world takes
+    `pace` seconds, and the time it has spent."""
     state, seat = a_position()
     know = knowledge(view(state, seat))  # type: ignore[arg-type]
-    moves = know.base.copy().legal_moves()
-    clock = WorldClock(pace=0.0625)
+    clock = WorldClock(pace)
     _, _, worlds = search(
         clock.sampler(know.sample),
-        moves,
+        know.base.copy().legal_moves(),
         0,
         random.Random(1),
         clock=clock,
         budget=0.15,
-        min_worlds=1,
+        min_worlds=min_worlds,
         max_worlds=64,
+        limit=limit,
     )
+    return worlds, clock.now
+
+
+def test_search_begins_no_world_that_would_end_past_the_budget() -> None:
+    """Worlds of 1/16 s against a budget of 0.15 s: the third ends at 0.1875
+    s, so a search that only looks at the clock before each world ran a
+    whole world over; at the pace of the worlds done, it stops after two."""
+    worlds, spent = _timed_search(pace=0.0625, min_worlds=1, limit=None)
     assert worlds == 2
-    assert clock.now <= 0.15
+    assert spent <= 0.15
 
 
 def test_a_limit_ends_a_slow_decision_short_of_min_worlds() -> None:
     """On a slow machine a world takes 1/8 s: six worlds (`min_worlds`) would
     take 0.75 s. With a limit of 0.5 s the search plays only the four that
     end within it; without one, the six."""
-    state, seat = a_position()
-    know = knowledge(view(state, seat))  # type: ignore[arg-type]
-    moves = know.base.copy().legal_moves()
-    for limit, expected in ((0.5, 4), (None, 6)):
-        clock = WorldClock(pace=0.125)
-        _, _, worlds = search(
-            clock.sampler(know.sample),
-            moves,
-            0,
-            random.Random(1),
-            clock=clock,
-            budget=0.15,
-            min_worlds=6,
-            max_worlds=64,
-            limit=limit,
-        )
-        assert worlds == expected
-        assert limit is None or clock.now <= limit
+    worlds, spent = _timed_search(pace=0.125, min_worlds=6, limit=0.5)
+    assert worlds == 4
+    assert spent <= 0.5
+    assert _timed_search(pace=0.125, min_worlds=6, limit=None)[0] == 6
 
 
 def test_luna_keeps_her_limit_by_default() -> None:
