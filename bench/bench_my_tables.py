@@ -17,6 +17,9 @@ SIGUIENTE RONDA, lobbies and finished games. Reported, p50 / p99 over
 - `GET /` *warm*: after each table was read once through the API (the
   states parsed and cached, as they are for any table in play);
 - `GET /my-tables`, warm: the list alone, as the live refresh fetches it;
+- `GET /t/{invite}/board`, warm: the board of one of those tables (one on
+  the device's turn), as a table page fetches it after each live update:
+  with its «Siguiente mesa (N)», which reads the device's list too;
 - `GET /health/live`: the same HTTP path with no work, for scale.
 
 Prints one markdown table row and a JSON line (appended to `--json`).
@@ -175,6 +178,8 @@ def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                 assert client.get(f"/api/tables/{invite}").status_code == 200
             warm = timed(client, "/", args.requests)
             fragment = timed(client, "/my-tables", args.requests)
+            playing = next((i for g, i in listed if g == "your_turn"), listed[0][1])
+            board = timed(client, f"/t/{playing}/board", args.requests)
             bare = timed(client, "/health/live", args.requests)
             size_kb = round(len(client.get("/").content) / 1024, 1)
     finally:
@@ -189,6 +194,7 @@ def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         "home_cold_ms": cold,
         "home_warm_ms": warm,
         "fragment_warm_ms": fragment,
+        "board_warm_ms": board,
         "bare_ms": bare,
         "page_kb": size_kb,
         "setup_s": setup_s,
@@ -199,8 +205,9 @@ def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
 
 HEADER = (
     "| database | tables | GET / cold ms p50 / p99 | GET / warm ms p50 / p99 | "
-    "GET /my-tables warm ms p50 / p99 | GET /health/live ms p50 / p99 | page KB | "
-    "yardstick ms | load average |\n|---|---|---|---|---|---|---|---|---|"
+    "GET /my-tables warm ms p50 / p99 | GET a board warm ms p50 / p99 | "
+    "GET /health/live ms p50 / p99 | page KB | yardstick ms | load average |\n"
+    "|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -210,7 +217,8 @@ def row(r: dict[str, Any]) -> str:
 
     return (
         f"| {r['db']} | {r['tables']} | {pair('home_cold_ms')} | {pair('home_warm_ms')} | "
-        f"{pair('fragment_warm_ms')} | {pair('bare_ms')} | {r['page_kb']} | "
+        f"{pair('fragment_warm_ms')} | {pair('board_warm_ms')} | {pair('bare_ms')} | "
+        f"{r['page_kb']} | "
         f"{r['yardstick_ms']} | {r['load_average']} |"
     )
 

@@ -53,6 +53,12 @@ SAMPLES: dict[str, object] = {
     "named": 15,
     "rules": ("la setenta", "captura obligatoria"),
     "check": "25 = 10 + 15",
+    "robot": "Luna",
+    "mine": 4,
+    "others": 3,
+    "value": 6,
+    "percent": 43,
+    "suit": "oros",
 }
 COUNTS: dict[str, tuple[object, object]] = {
     "cards": (("4H",), ("4H", "5C")),
@@ -62,6 +68,7 @@ COUNTS: dict[str, tuple[object, object]] = {
     "people": (1, 2),
     "free": (1, 2),
     "count": (1, 3),
+    "cost": (1, 2),
 }
 
 
@@ -111,14 +118,15 @@ def test_an_unknown_code_is_an_error() -> None:
 
 
 def test_every_catalog_message_is_extracted_by_babel_cfg() -> None:
-    """tools/update_catalogs.py extracts with babel.cfg: the catalog module
-    is in it, with its keywords (`counted` as a plural)."""
+    """tools/update_catalogs.py extracts with babel.cfg: the catalog's parts
+    (words/) are in it, with its keywords (`counted` as a plural)."""
     with (ROOT / "babel.cfg").open() as f:
         method_map, options_map = parse_mapping_cfg(f, str(ROOT / "babel.cfg"))
     found = {
         message
+        for part in sorted((SRC / "words").glob("*.py"))
         for _, _, message, _, _ in check_and_call_extract_file(
-            str(SRC / "words.py"), method_map, options_map, None, DEFAULT_KEYWORDS, (), False, ROOT
+            str(part), method_map, options_map, None, DEFAULT_KEYWORDS, (), False, ROOT
         )
     }
     wanted = {m.text if m.plural is None else (m.text, m.plural) for m in CATALOG.values()}
@@ -350,3 +358,15 @@ def test_every_code_the_service_raises_is_in_the_catalog_with_its_values() -> No
             assert needed <= set(keywords), f"{where}: {words.value!r} needs {needed}"
         checked += 1
     assert checked >= 40  # the search found the raise sites
+
+
+def test_a_code_lives_in_one_part_of_the_catalog() -> None:
+    """The catalog's parts (words/rules.py, table.py…) put together: every
+    part's codes are in it, and a code written in two parts is refused
+    (one would silently replace the other)."""
+    from escoba.words.catalog import PARTS, _gathered
+    from escoba.words.message import sentence
+
+    assert sum(len(part) for part in PARTS) == len(CATALOG)
+    with pytest.raises(ValueError, match="not_your_turn"):
+        _gathered((*PARTS, {"not_your_turn": sentence("Otra vez.")}))

@@ -10,6 +10,7 @@ import random
 import typer
 from rich.console import Console
 
+from escoba.analysis.cli import analyse
 from escoba.engine import Phase, RuleSet, apply, legal_actions, new_game, shuffled_deck
 from escoba.engine.cards import NOTATION
 from escoba.simulate import simulate
@@ -18,7 +19,10 @@ from escoba.web.cli import expire, migrate_command, serve
 
 app = typer.Typer(
     name="escoba",
-    help="Escoba del 15: simulate games, run robot tournaments and serve the web app.",
+    help=(
+        "Escoba del 15: simulate games, run robot tournaments, analyse recorded games"
+        " and serve the web app."
+    ),
     no_args_is_help=True,
     add_completion=False,
 )
@@ -65,6 +69,7 @@ def demo(seed: int = typer.Option(None, help="Seed for a reproducible deal.")) -
 
 
 app.command("tournament")(tournament_command)
+app.command()(analyse)
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -9,10 +9,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from escoba.bots import SEATABLE
+from escoba.bots.luna import Luna
 from escoba.cli import app
 from escoba.engine import RuleSet, replay
 from escoba.engine.seats import side_of
 from escoba.tournament import (
+    BENCHMARK_ONLY,
+    FROZEN,
     DealOutcome,
     TournamentSpec,
     chain_wins,
@@ -180,6 +184,20 @@ def test_the_cheater_can_be_benchmarked_but_not_seated() -> None:
     spec = TournamentSpec(robots=("cheater", "random"), players=2, deals=2, seeds=(1,))
     result = run_tournament(spec)
     assert result.matches[0].figures[0].decisions > 0
+
+
+def test_luna_of_2026_12_plays_in_benchmarks_and_is_never_seated() -> None:
+    """The frozen Luna (issue 27's mark) is an entrant like any robot, with
+    her own settings, and no table can seat her."""
+    frozen = FROZEN["luna-2026-12"]()
+    assert isinstance(frozen, Luna)
+    assert (frozen.budget, frozen.max_worlds, frozen.beta, frozen.limit) == (0.15, 64, 25.0, 0.4)
+    assert "luna-2026-12" in BENCHMARK_ONLY and "luna-2026-12" not in SEATABLE
+    spec = TournamentSpec(robots=("luna-2026-12", "carmen"), players=2, deals=1, seeds=(1,))
+    result = run_tournament(spec)
+    assert result.matches[0].figures[0].decisions > 0
+    unknown = runner.invoke(app, ["tournament", "--bots", "luna-2027,carmen", "--deals", "1"])
+    assert unknown.exit_code == 2 and "luna-2026-12" in unknown.output
 
 
 # --------------------------------------------------------------------------

@@ -4,6 +4,12 @@ by uvicorn on 127.0.0.1 with a temporary SQLite database.
 Playwright cannot download its own browsers here, so the tests drive
 /usr/bin/chromium (or $ESCOBA_CHROMIUM); without it (or without the
 `playwright` package) every test here is skipped with the reason.
+
+Every page of every test keeps a clean console (issue 25): an error logged,
+an uncaught exception or a Content-Security-Policy violation fails the test
+at its teardown, with the messages. A test that causes some on purpose (a
+server stopped, the network cut) names what it expects with
+`@pytest.mark.console_errors_expected("Failed to load resource", ...)`.
 """
 
 from __future__ import annotations
@@ -46,6 +52,38 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
     from .notifications import NotificationCenter
+
+# A CSP violation said in the console in words a failure can show (Chromium
+# logs some, but not all, by itself).
+CSP_WATCH = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error("Content Security Policy violation: " + e.violatedDirective + " blocked "
+    + (e.blockedURI || "?") + " at " + (e.sourceFile || e.documentURI) + ":" + e.lineNumber
+    + (e.sample ? " (" + e.sample + ")" : ""));
+}, true);
+"""
+
+
+class ConsoleWatch:
+    """The console errors, page errors and CSP violations of one test's
+    browser contexts."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def watch(self, context: BrowserContext) -> None:
+        context.add_init_script(CSP_WATCH)
+        context.on("console", self._console)
+        context.on("weberror", lambda e: self.problems.append(f"page error: {e.error}"))
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            page = message.page.url if message.page else "?"
+            where = (message.location or {}).get("url") or page
+            self.problems.append(f"console error: {message.text} ({where})")
+
+
+_watch: list[ConsoleWatch] = []  # the running test's, when it has one
 
 
 def _missing() -> str:
@@ -130,7 +168,29 @@ def new_context(browser: Browser, viewport: dict[str, int] = PHONE, **kw: Any) -
     options.update(kw)
     context = browser.new_context(**options)
     context.set_default_timeout(15_000)
+    if _watch:
+        _watch[-1].watch(context)
     return context
+
+
+@pytest.fixture(autouse=True)
+def clean_console(request: pytest.FixtureRequest) -> Iterator[ConsoleWatch]:
+    """Fail the test (at teardown, once its contexts are closed) on any
+    console error, page error or CSP violation it did not declare."""
+    watch = ConsoleWatch()
+    _watch.append(watch)
+    try:
+        yield watch
+    finally:
+        _watch.remove(watch)
+    expected = [
+        pattern
+        for marker in request.node.iter_markers("console_errors_expected")
+        for pattern in marker.args
+    ]
+    unexpected = [p for p in watch.problems if not any(e in p for e in expected)]
+    if unexpected:
+        pytest.fail("the browser console was not clean:\n" + "\n".join(unexpected), pytrace=False)
 
 
 @pytest.fixture

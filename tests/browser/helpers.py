@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+import httpx
+from playwright.sync_api import Locator, Page, expect
 
 from .conftest import AXE, SCREENSHOTS
 
@@ -17,6 +18,18 @@ def create_table(page: Page, base: str, name: str = "Ana", target: int = 21) -> 
     page.get_by_role("button", name="CREAR MESA").click()
     expect(page.locator("#lobby-title")).to_be_visible()
     return page.url.rsplit("/", 1)[1]
+
+
+def open_seat(page: Page, base: str, invite: str, token: str) -> None:
+    """`page`'s browser takes a seat made through the API, as a player moves
+    one: a «Seguir en otro dispositivo» link (made with the seat's token),
+    opened, and SEGUIR AQUÍ."""
+    auth = {"Authorization": f"Bearer {token}"}
+    made = httpx.post(f"{base}/api/tables/{invite}/transfer", headers=auth, timeout=20)
+    assert made.status_code == 201, made.text
+    page.goto(made.json()["url"])
+    page.get_by_role("button", name="SEGUIR AQUÍ").click()
+    expect(page).to_have_url(f"{base}/t/{invite}?llegada=1")  # the seat's landing
 
 
 def add_robot(page: Page, name: str) -> None:
@@ -41,6 +54,15 @@ def start_two_player_game(ana: Page, beto: Page, base: str, touch: bool = False)
     start_game(ana)
     expect(beto.locator(".game")).to_be_visible()
     return invite
+
+
+def notices_switch(page: Page) -> Locator:
+    """This device's notices switch, in «Avisos» (opened first if closed)."""
+    menu = page.locator("#notice-choices")
+    if menu.get_attribute("open") is None:
+        menu.locator("summary").click()
+        expect(menu).to_have_attribute("open", "")
+    return page.locator("#notify-toggle")
 
 
 def board_version(page: Page) -> int:
@@ -105,6 +127,37 @@ def tap_play(page: Page) -> None:
     page.wait_for_function(
         "v => Number(document.querySelector('#board .board').dataset.version) > v", arg=before
     )
+
+
+_FOCUSED = "s => !!document.activeElement && document.activeElement.matches(s)"
+_BEFORE_FOCUS = """s => {
+  const target = document.querySelector(s), at = document.activeElement;
+  return !!target && !!at && at !== document.body
+    && !!(at.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_PRECEDING);
+}"""
+# the rows of cards the arrow keys move along (one Tab stop each)
+_ROWS = ("#hand", "#table-cards")
+
+
+def keys_to(page: Page, selector: str, limit: int = 80) -> int:
+    """Reach `selector` with the keys, as a person would: Tab (Shift+Tab to go
+    back) to it, or to its row of cards and then the arrow keys along the
+    row; how many presses it took."""
+    row = next((r for r in _ROWS if selector.startswith(r + " ")), None)
+    in_row = f"{row} *" if row else selector
+    key = "Shift+Tab" if page.evaluate(_BEFORE_FOCUS, selector) else "Tab"
+    presses = 0
+    while not page.evaluate(_FOCUSED, in_row) and not page.evaluate(_FOCUSED, selector):
+        if presses >= limit:
+            raise AssertionError(f"{key} never reached {selector}")
+        page.keyboard.press(key)
+        presses += 1
+    while not page.evaluate(_FOCUSED, selector):
+        if presses >= limit:
+            raise AssertionError(f"the arrow keys never reached {selector}")
+        page.keyboard.press("ArrowRight")
+        presses += 1
+    return presses
 
 
 def _touch(page: Page) -> bool:

@@ -62,7 +62,12 @@ def test_a_table_with_la_setenta_to_its_first_summary(server: LiveServer, phone:
     for cell in cells:
         assert re.fullmatch(r"(\d+|coja) → [01]", " ".join(cell.split())), cell
     check = summary.locator(".leftover-check").inner_text()
-    found = re.fullmatch(r"Restos: (\d+)(?: = 10 \+ (?:(\d+) × )?15)?", check)
+    # the numbers, and what the check is, in one plain line
+    found = re.fullmatch(
+        r"Cuenta de los restos: suman (\d+)(?: = 10 \+ (?:(\d+) × )?15)? "
+        r"\(lo que queda siempre suma 10 más un múltiplo de 15\)\.",
+        check,
+    )
     assert found, check
     total = int(found[1])
     assert (total - 10) % 15 == 0
@@ -70,3 +75,39 @@ def test_a_table_with_la_setenta_to_its_first_summary(server: LiveServer, phone:
         "Reglas de la casa, a 21 puntos: la setenta."
     )
     check_axe(phone, "a round's summary under la setenta")
+
+
+def test_reglas_de_la_casa_is_a_disclosure_that_sums_up_its_choices(
+    server: LiveServer, phone: Page
+) -> None:
+    """Issue 25: «Reglas de la casa» read as a heading. It has a marker that
+    turns when it opens, and closed it says what is chosen in it."""
+    phone.goto(server.url + "/")
+    house = phone.locator("details.house-rules")
+    summary = house.locator("summary")
+
+    def marker() -> str:
+        return str(summary.evaluate("s => getComputedStyle(s, '::before').content"))
+
+    def shown() -> list[str]:
+        return [t.strip() for t in house.locator(".house-sum > span:visible").all_inner_texts()]
+
+    assert marker().startswith('"▸"')
+    assert shown() == ["ninguna"]  # the site's rules
+    expect(summary).to_have_accessible_name(re.compile(r"^Reglas de la casa\s*·\s*ninguna$"))
+    summary.tap()
+    assert marker().startswith('"▾"')
+    assert shown() == []  # open: the choices themselves say it
+    phone.locator('input[name="target"][value="15"]').check()
+    phone.get_by_role("checkbox", name=re.compile("^La setenta")).check()
+    phone.get_by_role("checkbox", name=re.compile("^Captura obligatoria")).check()
+    summary.tap()
+    assert shown() == ["15 puntos", "La setenta", "Captura obligatoria"]
+    check_axe(phone, "«Reglas de la casa» closed, its choices summed up")
+    # back to the site's target outside it, the others unticked: «ninguna» again
+    phone.locator('input[name="target"][value="21"]').check()
+    summary.tap()
+    for name in ("^La setenta", "^Captura obligatoria"):
+        phone.get_by_role("checkbox", name=re.compile(name)).uncheck()
+    summary.tap()
+    assert shown() == ["ninguna"]

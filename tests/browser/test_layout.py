@@ -305,6 +305,8 @@ LONG = (
 )
 
 
+# the refusal asked for, a 422, as Chromium logs it
+@pytest.mark.console_errors_expected("the server responded with a status of 422")
 @pytest.mark.parametrize("name", ["phone-360", "desktop-1366"])
 def test_a_refusal_stays_inside_the_panels(server: LiveServer, browser: Browser, name: str) -> None:
     """Item 11: a refusal on top of the board (a blank name to sit down; its
@@ -438,5 +440,123 @@ def test_escoba_does_not_cover_mesa_vacia(server: LiveServer, browser: Browser, 
                 return
             _leave_one_for_carmen(page)
         pytest.fail("Carmen swept no table in the game")
+    finally:
+        context.close()
+
+
+#: the game bar's rows: its items' boxes (the tools' and the totals' one by
+#: one), a new row where an item starts below the row before it
+BAR_ROWS = """() => {
+  const items = [...document.querySelectorAll(
+    '#board .game-bar > :not(.bar-tools):not(.totals), #board .game-bar .bar-tools > *,'
+    + ' #board .game-bar .totals > *')]
+    .map(el => el.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0)
+    .sort((a, b) => a.top - b.top);
+  const rows = [];
+  for (const r of items) {
+    const last = rows[rows.length - 1];
+    if (last && r.top < last.bottom - 1) last.bottom = Math.max(last.bottom, r.bottom);
+    else rows.push({top: r.top, bottom: r.bottom});
+  }
+  return rows.length;
+}"""
+
+
+@pytest.mark.parametrize("robots", [("Tito",), ("Carmen", "Tito", "Luna")], ids=["2", "4"])
+def test_the_game_bar_takes_two_rows_at_most_on_the_smallest_phone(
+    server: LiveServer, browser: Browser, robots: tuple[str, ...]
+) -> None:
+    """Issue 25, item 3: above «¡TU TURNO!» a 360 px phone's game bar takes
+    two rows at most (it took three with four players), with «Siguiente mesa
+    (N)» shown beside the turn and «Mis mesas» in the header's one line, in
+    every language."""
+    context = _context(browser, "phone-360")
+    try:
+        page = context.new_page()
+        _table_on_my_turn(server, page)  # another table waiting for Ana
+        _table_on_my_turn(server, page, robots)
+        expect(page.locator("#next-table")).to_be_visible()
+        for lang in LANGUAGES:
+            _choose_language(page, lang)
+            assert wait_for_my_turn_or_end(page) == "turn"
+            page.evaluate("() => window.scrollTo(0, 0)")
+            rows = page.evaluate(BAR_ROWS)
+            assert rows <= 2, f"{len(robots) + 1} players, {lang}: the bar takes {rows} rows"
+            bar, banner = _box(page, "#board .game-bar"), _box(page, "#turn-banner")
+            following = _box(page, "#next-table")
+            assert banner["y"] >= bar["y"] + bar["height"] - 0.5, f"{lang}: the bar under the turn"
+            assert _overlap(following, {**banner, "x": 0, "width": 1e4}), (
+                f"{lang}: «Siguiente mesa» {following} is not beside the turn {banner}"
+            )
+            assert _box(page, ".site-header")["height"] < 48, f"{lang}: the header wraps"
+            _play_in_view(page, f"360×640, {len(robots) + 1} players, {lang}")
+        _choose_language(page, "es")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("name", ["phone-360", "phone-390", "desktop-1366"])
+def test_empezar_stands_apart_from_the_settings_under_it(
+    server: LiveServer, browser: Browser, name: str
+) -> None:
+    """Issue 25, item 3: in the lobby EMPEZAR touched «Avisos» under it."""
+    context = _context(browser, name)
+    try:
+        page = context.new_page()
+        create_table(page, server.url, "Ana")
+        add_robot(page, "Tito")
+        expect(page.get_by_role("button", name="EMPEZAR")).to_be_visible()
+        # measured at once, in the page (a live refresh may swap the board between two reads)
+        gaps = page.evaluate(
+            """() => {
+              const start = document.querySelector('.lobby-actions .btn-primary')
+                .getBoundingClientRect();
+              return ['#notice-choices summary', '#seat-devices summary'].map(s =>
+                [s, document.querySelector(s).getBoundingClientRect().top - start.bottom]);
+            }"""
+        )
+        for selector, gap in gaps:
+            assert gap >= 8, f"{name}: {selector} {gap} px under EMPEZAR"
+        check_axe(page, f"lobby, {name}")
+    finally:
+        context.close()
+
+
+def test_a_seat_s_escoba_badge_takes_no_room_on_the_smallest_phone(
+    server: LiveServer, browser: Browser
+) -> None:
+    """A seat that just swept shows ¡ESCOBA! in its box: beside the name, the
+    robot tag and the cards in hand of a 150 px box it took a line of its
+    own, and at four players that pushed LLEVAR under a 360×640 screen's
+    bottom (test_the_game_bar_takes_two_rows_at_most…, when the deal had
+    Luna sweep). The badge goes on the box's edge: no seat grows."""
+    context = _context(browser, "phone-360")
+    try:
+        page = context.new_page()
+        _table_on_my_turn(server, page, ("Carmen", "Tito", "Luna"))
+        # measured and badged in one go, in the page (a live refresh may swap the board)
+        grown, edges = page.evaluate(
+            """() => {
+              const seats = [...document.querySelectorAll('#board .seat')];
+              const before = seats.map(s => s.getBoundingClientRect().height);
+              const badges = seats.map(s => {
+                const badge = document.createElement('span');
+                badge.className = 'escoba-badge';
+                badge.textContent = '¡ESCOBA!';
+                s.querySelector('.seat-name').after(badge);
+                return badge;
+              });
+              return [
+                seats.map((s, i) => s.getBoundingClientRect().height - before[i]),
+                seats.map((s, i) => {
+                  const box = s.getBoundingClientRect(), b = badges[i].getBoundingClientRect();
+                  return b.left >= box.left && b.right <= box.right && b.top < box.top
+                    && b.bottom > box.top;
+                }),
+              ];
+            }"""
+        )
+        assert len(grown) == 4 and all(abs(g) < 0.5 for g in grown), grown
+        assert all(edges), f"each badge on its box's top edge: {edges}"
     finally:
         context.close()

@@ -36,6 +36,9 @@ def _database(tmp_path: Path) -> str:
 ENV = {"ESCOBA_NODE_MODULES": str(ROOT / "node_modules"), "ESCOBA_ROBOT_DELAY": "0"}
 
 
+# the server away on purpose: the stream's refused connections, and htmx
+# logging each error event of the stream ("[object Event]")
+@pytest.mark.console_errors_expected("net::ERR_CONNECTION_REFUSED", "[object Event]")
 def test_the_page_says_reconnecting_while_the_server_restarts_and_catches_up(
     browser: Browser, tmp_path: Path
 ) -> None:
@@ -74,6 +77,9 @@ def test_the_page_says_reconnecting_while_the_server_restarts_and_catches_up(
         first.stop()
 
 
+# the streams refused on purpose (429), and htmx logging each error event
+# of the stream ("[object Event]")
+@pytest.mark.console_errors_expected("the server responded with a status of 429", "[object Event]")
 def test_a_stream_refused_for_too_many_pages_says_why_and_connects_later(
     browser: Browser, tmp_path: Path
 ) -> None:

@@ -1,6 +1,7 @@
 """«Mis mesas» and «Seguir en otro dispositivo» in a real browser: the home
 page lists a browser's tables and follows a change live; a code moves the
-whole list to a second browser, whose seat then lists both devices."""
+whole list to a second browser, which says so and marks them, and whose
+seat then lists both devices."""
 
 from __future__ import annotations
 
@@ -46,6 +47,24 @@ def test_mis_mesas_lists_live_and_moves_to_a_second_browser(
         assert r.status_code == 201
         expect(row).to_contain_text("2 de 4 lugares ocupados")
         expect(mine.locator(f'li[data-invite="{game}"]')).to_contain_text("A 31")
+        # the target's chip apart from the news beside it (it ran into «¡Tu turno!»)
+        gap = mine.locator(f'li[data-invite="{game}"] .my-news').evaluate(
+            """news => {
+                 const chip = news.querySelector('.chip');
+                 let node = chip.nextSibling;
+                 while (node && !node.textContent.trim()) node = node.nextSibling;
+                 const range = document.createRange();
+                 if (node.nodeType === Node.TEXT_NODE) {
+                   const at = node.textContent.search(/\\S/);
+                   range.setStart(node, at);
+                   range.setEnd(node, at + 1);
+                 } else {
+                   range.selectNode(node);
+                 }
+                 return range.getBoundingClientRect().left - chip.getBoundingClientRect().right;
+               }"""
+        )
+        assert gap >= 4, f"the chip «A 31» {gap} px from the words after it"
         check_axe(phone, "Mis mesas")
         shot(phone, "my-tables-phone")
 
@@ -63,6 +82,13 @@ def test_mis_mesas_lists_live_and_moves_to_a_second_browser(
         check_axe(desk, "follow")
         desk.get_by_role("button", name="SEGUIR AQUÍ").click()
         expect(desk.locator("#my-tables li.my-table")).to_have_count(2)
+        # it says what happened, and shows them (issue 25: a plain home page)
+        expect(desk.locator("#arrived-note")).to_have_text(
+            "Ya tienes tus 2 mesas en este dispositivo."
+        )
+        expect(desk.locator("#my-tables li.is-arrived .tag-arrived")).to_have_count(2)
+        check_axe(desk, "the tables that came")
+        shot(desk, "tables-arrived-desktop")
 
         desk.goto(f"{server.url}/t/{lobby}")
         desk.locator("#seat-devices summary").click()

@@ -1,7 +1,11 @@
 """«Avisos» on a phone: a seat chooses which notices it hears of while its
-table is closed; the choice is kept, and the form fits the screen."""
+table is closed; the choice is kept, and the form fits the screen. This
+device's switch is there too, beside the choice, and nowhere else (issue 25:
+AVISARME beside «Avisos» left a newcomer asking which one turns them on)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -30,9 +34,17 @@ def test_a_seat_chooses_its_notices_on_a_phone(server: LiveServer, phone: Page) 
     start_game(phone)
     # on Ana's turn, Tito waits: no live update resets the form while it is filled
     assert wait_for_my_turn_or_end(phone) == "turn"
+    # one control for notices on the page: «Avisos»; this device's switch is
+    # inside it, beside the choice of which notices, its words its state
+    expect(phone.get_by_role("button", name=re.compile("AVISARME|Avisos en"))).to_be_hidden()
     phone.locator("#notice-choices summary").click()
+    switch = phone.locator("#notice-choices #notify-toggle")
+    expect(switch).to_be_visible()
+    expect(switch).to_have_text("Avisos en este dispositivo: desactivados")
     form = phone.locator(".notice-form")
     expect(form).to_be_visible()
+    switch_box, kinds_box = switch.bounding_box(), form.locator("fieldset").bounding_box()
+    assert switch_box and kinds_box and 0 <= kinds_box["y"] - switch_box["y"] < 120
     chat = form.locator('input[value="chat"]')
     turn = form.locator('input[value="turn"]')
     expect(turn).to_be_checked()  # the defaults: all but the chat

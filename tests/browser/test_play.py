@@ -28,6 +28,7 @@ from .helpers import (  # noqa: E402
     check_axe,
     choose_play,
     create_table,
+    keys_to,
     shot,
     start_game,
     start_two_player_game,
@@ -56,7 +57,7 @@ def test_whole_game_by_tapping_against_three_robots(server: LiveServer, phone: P
             if not shots["summary"]:
                 expect(phone.locator(".summary-table")).to_contain_text("Escobas")
                 check_axe(phone, "round summary")
-                shot(phone, "round-summary-phone", full_page=True)
+                shot(phone, "round-summary-phone-4-players", full_page=True)
                 shots["summary"] = True
             phone.get_by_role("button", name="SIGUIENTE RONDA").tap()
             phone.wait_for_function("() => !document.querySelector('#board .summary')")
@@ -75,7 +76,7 @@ def test_whole_game_by_tapping_against_three_robots(server: LiveServer, phone: P
     winner = phone.locator("#winner-title")
     expect(winner).to_contain_text("partida")
     check_axe(phone, "winner")
-    shot(phone, "winner-phone", full_page=True)
+    shot(phone, "winner-phone-4-players", full_page=True)
     assert shots["summary"]
 
 
@@ -274,16 +275,6 @@ def test_a_wrong_sum_only_warns(server: LiveServer, phone: Page) -> None:
     assert board_version(phone) == before  # nothing was sent
 
 
-def _tab_to(page: Page, selector: str, limit: int = 80) -> None:
-    for _ in range(limit):
-        if page.evaluate(
-            "s => !!document.activeElement && document.activeElement.matches(s)", selector
-        ):
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {selector}")
-
-
 def test_keyboard_only_round(server: LiveServer, desktop: Page) -> None:
     _table_against_tito(server, desktop)
     started = time.monotonic()
@@ -292,22 +283,22 @@ def test_keyboard_only_round(server: LiveServer, desktop: Page) -> None:
         before = board_version(desktop)
         card, group = choose_play(desktop)
         hand_sel = f'#hand .hand-card[data-card="{card}"]'
-        _tab_to(desktop, hand_sel)
+        keys_to(desktop, hand_sel)
         desktop.keyboard.press("Enter")
         expect(desktop.locator(hand_sel)).to_have_attribute("aria-pressed", "true")
         if group:
             for t in group:
-                _tab_to(desktop, f'#table-cards .table-card[data-card="{t}"]')
+                keys_to(desktop, f'#table-cards .table-card[data-card="{t}"]')
                 desktop.keyboard.press("Space")
-            _tab_to(desktop, "#btn-take")
+            keys_to(desktop, "#btn-take")
         else:
-            _tab_to(desktop, "#btn-leave")
+            keys_to(desktop, "#btn-leave")
         desktop.keyboard.press("Enter")
         desktop.wait_for_function(
             "v => Number(document.querySelector('#board .board').dataset.version) > v", arg=before
         )
     expect(desktop.locator("#board .summary")).to_be_visible()
-    _tab_to(desktop, "#board .summary button")
+    keys_to(desktop, "#board .summary button")
     desktop.keyboard.press("Enter")
     expect(desktop.locator("#board .summary")).to_have_count(0)
 

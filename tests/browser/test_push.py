@@ -2,10 +2,11 @@
 root shows a pushed notice (delivered through the DevTools protocol, as the
 push service would) unless that table is in front of the player; a real
 click on it (notifications.py) opens the table, or focuses the tab already
-open on it; and AVISARME subscribes this browser for the table and tells the
-server, says when it cannot, and lets go of it.
+open on it; and this device's notices switch («Avisos») subscribes this
+browser for the table and tells the server, says when it cannot, and lets go
+of it.
 
-Headless Chromium has no push service: AVISARME's tests stand in for
+Headless Chromium has no push service: the switch's tests stand in for
 `PushManager.subscribe` with a subscription the test made (push_helpers.py),
 and answer the server's push routes themselves (`page.route`): the server's
 side has its own tests, and test_push_e2e.py plays it all together."""
@@ -26,7 +27,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
-from .helpers import add_robot, check_axe, create_table, shot, start_game
+from .helpers import add_robot, check_axe, create_table, notices_switch, shot, start_game
 from .notifications import NotificationCenter
 from .push_helpers import (
     ServiceWorkers,
@@ -41,8 +42,8 @@ from .push_helpers import (
 
 pytestmark = pytest.mark.browser
 
-ON = "AVISOS ACTIVADOS"
-OFF = "AVISARME"
+ON = "Avisos en este dispositivo: activados"
+OFF = "Avisos en este dispositivo: desactivados"
 PUSH_ROUTE = re.compile(r"/t/([^/]+)/push(/remove)?$")
 
 
@@ -181,7 +182,7 @@ def test_avisarme_subscribes_this_browser_for_the_table_and_lets_go(
         expect(button).to_have_attribute("aria-pressed", "false")
         expect(note).to_be_hidden()
 
-        button.click()
+        notices_switch(page).click()
         expect(button).to_have_text(ON)
         expect(button).to_have_attribute("aria-pressed", "true")
         expect(note).to_have_text("Te avisaremos en este dispositivo aunque cierres la página.")
@@ -200,7 +201,7 @@ def test_avisarme_subscribes_this_browser_for_the_table_and_lets_go(
         # a second table of this browser: the same subscription, sent for it
         second = context.new_page()
         other = game_against_tito(second, base, "Ana")
-        second.locator("#notify-toggle").click()
+        notices_switch(second).click()
         expect(second.locator("#notify-toggle")).to_have_text(ON)
         assert routes.sent[1:] == [(f"/t/{other}/push", subscription.json())]
 
@@ -215,13 +216,13 @@ def test_avisarme_subscribes_this_browser_for_the_table_and_lets_go(
         )
 
         # off for this table: the server is told, the subscription stays for the other
-        button.click()
+        notices_switch(page).click()
         expect(button).to_have_text(OFF)
         assert routes.sent[-1] == (f"/t/{invite}/push/remove", {"endpoint": renewed["endpoint"]})
         assert page.evaluate("window.__unsubscribed || 0") == 0
         # off for the last one: the browser lets go of its subscription too
         second.reload()
-        second.locator("#notify-toggle").click()
+        notices_switch(second).click()
         expect(second.locator("#notify-toggle")).to_have_text(OFF)
         assert routes.sent[-1] == (f"/t/{other}/push/remove", {"endpoint": renewed["endpoint"]})
         assert second.evaluate("window.__unsubscribed || 0") == 1
@@ -229,6 +230,8 @@ def test_avisarme_subscribes_this_browser_for_the_table_and_lets_go(
         context.close()
 
 
+# the refusal asked for, a 422, as Chromium logs it
+@pytest.mark.console_errors_expected("the server responded with a status of 422")
 def test_a_refused_subscription_says_why_and_stays_off(
     server: LiveServer, browser: Browser
 ) -> None:
@@ -241,7 +244,7 @@ def test_a_refused_subscription_says_why_and_stays_off(
         page = context.new_page()
         invite = game_against_tito(page, server.url)
         button = page.locator("#notify-toggle")
-        button.click()
+        notices_switch(page).click()
         expect(page.locator("#notify-note")).to_have_text("Esa suscripción no sirve.")
         expect(button).to_have_text(OFF)
         expect(button).to_have_attribute("aria-pressed", "false")
@@ -272,7 +275,7 @@ def test_on_iphone_outside_the_home_screen_avisarme_says_how(
         expect(button).to_have_attribute("data-state", "unsupported")
         expect(button).to_have_text(OFF)
         expect(page.locator("#notify-note")).to_be_hidden()
-        button.click()
+        notices_switch(page).click()
         expect(page.locator("#notify-note")).to_have_text(
             "Para recibir avisos en iPhone, agrega Escoba a tu pantalla de inicio"
             " (Compartir → Agregar a inicio) y ábrela desde allí."
@@ -292,12 +295,12 @@ def test_without_web_push_the_tab_notifies_while_open_and_says_so(
         page = context.new_page()
         game_against_tito(page, server.url)
         button = page.locator("#notify-toggle")
-        button.click()
+        notices_switch(page).click()
         expect(button).to_have_text(ON)
         expect(page.locator("#notify-note")).to_have_text(
             "Este navegador solo avisa mientras la mesa está abierta en una pestaña."
         )
-        button.click()
+        notices_switch(page).click()
         expect(button).to_have_text(OFF)
         expect(page.locator("#notify-note")).to_be_hidden()
     finally:
@@ -315,7 +318,7 @@ def test_notices_blocked_in_the_browser_say_where_to_allow_them(
         page = context.new_page()
         game_against_tito(page, server.url)
         button = page.locator("#notify-toggle")
-        expect(button).to_have_text("AVISOS BLOQUEADOS")
+        expect(button).to_have_text("Avisos bloqueados por el navegador")
         expect(button).to_have_attribute("aria-disabled", "true")
         expect(page.locator("#notify-note")).to_have_text(
             "El navegador no permite avisos para este sitio: permítelos en los ajustes del sitio."
@@ -340,10 +343,10 @@ def test_a_subscription_the_push_service_replaced_is_sent_again_for_every_table(
         routes = PushRoutes(context, server_key())
         page = context.new_page()
         first = game_against_tito(page, base)
-        page.locator("#notify-toggle").click()
+        notices_switch(page).click()
         expect(page.locator("#notify-toggle")).to_have_text(ON)
         second = game_against_tito(page, base)
-        page.locator("#notify-toggle").click()
+        notices_switch(page).click()
         expect(page.locator("#notify-toggle")).to_have_text(ON)
         gone = "a-table-since-deleted"
         page.evaluate(

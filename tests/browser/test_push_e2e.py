@@ -1,5 +1,5 @@
 """The whole loop, as two people live it: Ana and Beto play at one table from
-two browsers; Ana asks for notices (AVISARME) and closes the table's page;
+two browsers; Ana turns this device's notices on («Avisos») and closes the table's page;
 when Beto's move gives her the turn, the server pushes to her browser's push
 service, her service worker shows the notice, and her click on it opens the
 table on her turn.
@@ -35,7 +35,13 @@ if MISSING:
 
 from playwright.sync_api import Browser, Page, expect
 
-from .helpers import create_table, start_game, tap_play, wait_for_my_turn_or_end
+from .helpers import (
+    create_table,
+    notices_switch,
+    start_game,
+    tap_play,
+    wait_for_my_turn_or_end,
+)
 from .notifications import NotificationCenter
 from .push_helpers import PushReceiver, ServiceWorkers, launch_profile, push_stub
 
@@ -89,10 +95,10 @@ def test_a_closed_page_hears_of_its_turn_by_push_and_the_click_opens_the_table(
         start_game(ana_page)
         expect(beto_page.locator(".game")).to_be_visible()
 
-        # AVISARME: the subscription goes to the server, which takes it
-        button = ana_page.locator("#notify-toggle")
+        # this device's notices on: the subscription goes to the server, which takes it
+        button = notices_switch(ana_page)
         button.click()
-        expect(button).to_have_text("AVISOS ACTIVADOS")
+        expect(button).to_have_text("Avisos en este dispositivo: activados")
 
         # Ana's turn comes while she looks at the table: no push for it
         if on_turn_now(ana_page):

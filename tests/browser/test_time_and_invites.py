@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, insert, select
 
 from web.servers import Server
 
-from .helpers import check_axe, create_table, shot, start_game, tap_play
+from .helpers import check_axe, create_table, open_seat, shot, start_game, tap_play
 
 pytestmark = pytest.mark.browser
 
@@ -144,7 +144,7 @@ def test_open_pages_learn_of_absence_as_it_comes_without_a_reload(
         joined = httpx.post(f"{live.base}/api/tables/{invite}/seats", json={"name": "Beto"})
         assert joined.status_code == 201, joined.text
         beto = beto_context.new_page()
-        beto.goto(f"{live.base}/t/{invite}/continue/{joined.json()['token']}")
+        open_seat(beto, live.base, invite, joined.json()["token"])
         ana.reload()
         start_game(ana)
         if ana.locator("#board .board").get_attribute("data-my-turn") == "true":
@@ -278,6 +278,12 @@ def test_the_invite_page_in_the_browser(browser: Browser, live: Server) -> None:
         guest.goto(f"{live.base}/t/{invite}")
         expect(guest.locator("#join-title")).to_have_text("Ana te invita a jugar Escoba del 15")
         expect(guest.locator(".invite-steps li")).to_have_count(3)
+        # only the creator can add a robot: the invitee is not told to
+        lobby = guest.locator(".lobby-actions")
+        expect(lobby).to_have_text(
+            "Hacen falta al menos 2 jugadores: cuando te sientes, Ana podrá tocar EMPEZAR."
+        )
+        expect(guest.get_by_text("suma un robot")).to_have_count(0)
         check_axe(guest, "invite page")
         shot(guest, "invite-phone", full_page=True)
         guest.fill("#join-name", "Beto")

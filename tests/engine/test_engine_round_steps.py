@@ -23,7 +23,7 @@ from escoba.engine import (
     to_record,
 )
 from escoba.engine.cards import CARDS, NOTATION
-from escoba.engine.round_steps import RoundStep, round_story
+from escoba.engine.round_steps import RoundStep, round_states, round_story
 
 
 def whole_game(players: int, seed: int) -> GameState:
@@ -101,6 +101,25 @@ def test_no_step_names_a_card_still_hidden(players: int, seed: int) -> None:
             assert len(step.piles) == players
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_states_of_a_round_are_those_of_its_play(players: int) -> None:
+    """`round_states` gives the state after the deal, then the state after
+    each action: the one a seat saw before its next action (the analysis
+    reads the seats' views from them)."""
+    state = whole_game(players, 5)
+    for summary in state.finished_rounds:
+        states = list(round_states(summary, players, state.rules))
+        assert [recorded for _, recorded in states] == [None, *summary.actions]
+        first = states[0][0].round
+        assert first.deals == summary.deals[:1] and first.table_take == summary.table_take
+        for (before, _), (after, recorded) in pairwise(states):
+            assert recorded is not None and before.round.turn == recorded.seat
+            assert after.round.history == (*before.round.history, recorded)
+        end = states[-1][0]
+        assert end.phase is not Phase.PLAYING
+        assert end.finished_rounds[-1].scores == summary.scores
+
+
 def test_a_round_that_does_not_follow_the_rules_is_refused() -> None:
     state = whole_game(2, 1)
     summary = state.finished_rounds[0]
@@ -110,6 +129,8 @@ def test_a_round_that_does_not_follow_the_rules_is_refused() -> None:
         round_story(swapped, 2, state.rules)
     with pytest.raises(RecordError):
         round_story(replace(summary, actions=summary.actions[:-1]), 2, state.rules)
+    with pytest.raises(RecordError, match="not finished"):
+        list(round_states(replace(summary, actions=summary.actions[:-1]), 2, state.rules))
     wrong_end = replace(summary, leftover=replace(summary.leftover, seat=None))
     if summary.leftover.seat is not None and summary.leftover.cards:
         with pytest.raises(RecordError):

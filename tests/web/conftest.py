@@ -36,6 +36,7 @@ TABLES = (
     "devices",
     "push_subscriptions",
     "email_outbox",
+    "round_analyses",
 )
 
 

@@ -9,7 +9,7 @@ import re
 
 from fastapi.testclient import TestClient
 
-from .helpers import Player, create, join
+from .helpers import Player, create, join, move_seat
 
 LISTED = re.compile(r'<li class="my-table is-(\w+)" data-invite="([^"]+)"')
 CODE = re.compile(r'id="transfer-code"[^>]*>([A-Z0-9]{5}-[A-Z0-9]{5})<')
@@ -23,11 +23,9 @@ def browser(
 
 
 def hold(client: TestClient, player: Player) -> None:
-    """This browser holds the seat (through the old «continue» link, which
-    still works)."""
-    token = player.token
-    r = client.get(f"/t/{player.invite}/continue/{token}", follow_redirects=False)
-    assert r.status_code == 303, r.text
+    """This browser holds the seat (moved to it with a transfer code)."""
+    assert player.token is not None
+    move_seat(client, player.invite, player.token)
 
 
 def started(client: TestClient, me: str = "Ana", other: str = "Beto") -> tuple[Player, Player]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -15,6 +16,11 @@ from escoba.engine.view import round_summary_dict
 from escoba.web.service import TableService
 
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])(10|[1-9])([DHSC])(?![0-9A-Za-z])")
+
+
+def text_of(markup: str) -> str:
+    """What a page reads as: tags dropped, entities read, spaces folded."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
 
 
 @dataclass
@@ -58,6 +64,18 @@ class Player:
 
     def act(self, action: dict[str, Any], expect: int = 200) -> Any:
         return self.command("/actions", expect=expect, action=action)
+
+
+def move_seat(browser: Any, invite: str, token: str) -> None:
+    """The browser `browser` (a TestClient, or an httpx.Client on a live
+    server) holds the seat of `token`, moved to it as a player moves one:
+    a «Seguir en otro dispositivo» code made through the API (with the
+    seat's token) and typed at /seguir."""
+    auth = {"Authorization": f"Bearer {token}"}
+    r = browser.post(f"/api/tables/{invite}/transfer", headers=auth)
+    assert r.status_code == 201, r.text
+    r = browser.post("/seguir", data={"code": r.json()["code"]}, follow_redirects=False)
+    assert r.status_code == 303, r.text
 
 
 def create(client: TestClient, name: str = "Ana", target: int = 21) -> Player:

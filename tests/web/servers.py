@@ -122,16 +122,18 @@ def fresh_pg_database(name: str) -> str | None:
 
 
 def redis_url() -> str | None:
-    """This machine's Redis, if it answers."""
+    """This machine's Redis, if it answers: database 15, or the one of
+    `ESCOBA_TEST_REDIS_URL` (two checkouts testing at once each its own)."""
+    url = os.environ.get("ESCOBA_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
     try:
         import redis
 
-        client = redis.Redis.from_url("redis://127.0.0.1:6379/15", socket_timeout=1)
+        client = redis.Redis.from_url(url, socket_timeout=1)
         client.ping()
         client.close()
     except Exception:
         return None
-    return "redis://127.0.0.1:6379/15"
+    return url
 
 
 @dataclass

@@ -39,7 +39,6 @@ NOT_THE_APIS: dict[tuple[str, int], str] = {
     ("transfer_unknown", 404): "redeeming a code: /seguir, a page",
     ("transfer_used", 409): "redeeming a code: /seguir, a page",
     ("transfer_expired", 409): "redeeming a code: /seguir, a page",
-    ("no_round", 404): "a round's replay: /t/{invite}/ronda/{n}, a page",
     ("no_step", 404): "a round's replay: /t/{invite}/ronda/{n}?paso=k, a page",
 }
 #: POST operations that take no body (the seat is the bearer token's).
@@ -72,8 +71,9 @@ def _raised_codes() -> dict[tuple[str, int], str]:
     """(code, status) of every refusal written in the source, with where:
     the service's errors (their class says the status), the engine's
     (`IllegalAction`, which the service answers as a 409 `Conflict`), and
-    the API's and the middleware's own (`refusal`, `_refuse`: a status then a
-    code), and FastAPI's routing errors as the API words them."""
+    the API's and the middleware's own (`refusal`, `_refuse`,
+    `_refuse_and_close`: a status then a code), and FastAPI's routing errors
+    as the API words them."""
     statuses = {cls.__name__: cls.status for cls in _subclasses(ServiceError)}
     found: dict[tuple[str, int], str] = {}
     for path in sorted(SRC.rglob("*.py")):
@@ -89,7 +89,7 @@ def _raised_codes() -> dict[tuple[str, int], str]:
                 code, status = values[0], 409
             elif name in statuses and values:
                 code, status = values[0], statuses[name]  # ServiceError(code, **values)
-            elif name in ("refusal", "_refuse"):
+            elif name in ("refusal", "_refuse", "_refuse_and_close"):
                 pairs = itertools.pairwise(values)
                 status, code = next(
                     ((s, c) for s, c in pairs if type(s) is int and isinstance(c, str)),

@@ -16,7 +16,7 @@ from escoba import engine as eng
 from escoba.engine import parse_card
 from escoba.names import Design, card_name
 
-from .helpers import page_game_on_my_turn, server_state, service_of
+from .helpers import move_seat, page_game_on_my_turn, server_state, service_of
 from .test_story import step_html
 
 HX = {"HX-Request": "true"}
@@ -175,8 +175,7 @@ def test_the_replay_and_the_summary_in_the_brazilian_design(site: TestClient) ->
     summary = state.finished_rounds[0]
 
     seated = TestClient(site.app)
-    r = seated.get(f"/t/{invite}/continue/{token}", follow_redirects=False)
-    assert r.status_code == 303
+    move_seat(seated, invite, token)
     seated.cookies.set("deck", "brazilian")
     board = seated.get(f"/t/{invite}").text
     assert '<th scope="row">Oros</th>' in board and '<th scope="row">Siete de oros</th>' in board

@@ -3,8 +3,12 @@ server knows which seats each device holds; old per-table cookies move over."""
 
 from __future__ import annotations
 
+import html as html_lib
+import re
+
 from fastapi.testclient import TestClient
 
+from .device_helpers import browser, code_of
 from .helpers import create, page_table, table_version
 
 
@@ -71,3 +75,50 @@ def test_old_seat_cookies_become_the_devices_seats_and_are_deleted(site: TestCli
     assert len(deleted) == 3 and all("Max-Age=0" in h for h in deleted)
     assert _cookie_names(old) == ["device"]
     assert 'name="robot"' in old.get(f"/t/{zoe.invite}").text
+
+
+def _your_name(html: str, field: str = "name") -> str | None:
+    """What a form's «Tu nombre» starts with (None: blank)."""
+    found = re.search(rf'<input id="{field}" name="name"[^>]*?value="([^"]*)"', html, re.S)
+    assert found is not None, html[:400]
+    return html_lib.unescape(found.group(1)) or None
+
+
+def test_the_device_remembers_the_name_it_last_sat_down_with(site: TestClient) -> None:
+    """«Tu nombre» starts with the name this browser last used, on the new
+    table's form and on an invitation, and can still be changed; a browser
+    that never sat down starts blank."""
+    phone = browser(site)
+    assert _your_name(phone.get("/").text) is None  # a newcomer
+    page_table(phone, "Ana María")
+    assert _your_name(phone.get("/").text) == "Ana María"
+    assert _your_name(phone.get("/").text) == "Ana María"  # on every new table
+    friend = create(site, "Beto")
+    invitation = phone.get(f"/t/{friend.invite}").text
+    assert _your_name(invitation, "join-name") == "Ana María"
+    # sitting down under another name: that one is remembered
+    assert phone.post(f"/t/{friend.invite}/join", data={"name": " Anita "}).status_code == 200
+    assert _your_name(phone.get("/").text) == "Anita"  # as the table has it
+    third = create(site, "Carla")
+    assert _your_name(phone.get(f"/t/{third.invite}").text, "join-name") == "Anita"
+    # a refused name is shown back as typed, not replaced by the remembered one
+    r = phone.post(f"/t/{third.invite}/join", data={"name": "Carla"})
+    assert r.status_code == 409
+    assert _your_name(r.text, "join-name") == "Carla"
+    assert _your_name(browser(site).get("/").text) is None  # another browser's own
+
+
+def test_a_device_given_seats_by_a_code_takes_their_name(site: TestClient) -> None:
+    """A new phone that follows with a code starts its next table with the
+    seats' name; a browser that has a name of its own keeps it."""
+    phone = browser(site)
+    page_table(phone, "Ana")
+    code = code_of(phone.post("/my-tables/transfer").text)
+    laptop = browser(site)
+    assert laptop.post("/seguir", data={"code": code}).status_code == 200
+    assert _your_name(laptop.get("/").text) == "Ana"
+    zoe = browser(site)
+    page_table(zoe, "Zoe")
+    code = code_of(phone.post("/my-tables/transfer").text)
+    assert zoe.post("/seguir", data={"code": code}).status_code == 200
+    assert _your_name(zoe.get("/").text) == "Zoe"

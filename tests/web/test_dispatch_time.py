@@ -23,7 +23,7 @@ from escoba.web.notices import Notice, NoticeKind
 from escoba.web.settings import Settings
 
 from .conftest import first_legal
-from .helpers import Player, create, join, service_of
+from .helpers import Player, create, join, move_seat, service_of
 from .recording import Recorder, Told, dispatcher_of, heard, seat_id, told
 from .servers import in_thread, wait_until
 
@@ -303,7 +303,7 @@ def test_an_open_table_page_watches_until_it_closes(server: Server) -> None:
     beto = api.post(f"/api/tables/{invite}/seats", json={"name": "Beto"}).json()
     auth = {"Authorization": f"Bearer {beto['token']}"}
     browser = httpx.Client(base_url=server.url, timeout=httpx.Timeout(10, read=None))
-    assert browser.get(f"/t/{invite}/continue/{beto['token']}").status_code == 303
+    move_seat(browser, invite, beto["token"])
     assert "device" in browser.cookies
     service = server.ctx.service
     beto_seat = service.watch_target(invite, beto["token"])[1]

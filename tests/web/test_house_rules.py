@@ -265,7 +265,7 @@ def test_the_summary_under_la_setenta(app_client: TestClient, seed: int) -> None
     # the leftover check and the rules in force
     total, fifteens = leftover_check(summary.leftover.cards)
     assert total == 10 + 15 * fifteens
-    check = f"Restos: {total}" if fifteens == 0 else f"Restos: {total} = 10 + "
+    check = f"Cuenta de los restos: suman {total}" + ("" if fifteens == 0 else " = 10 + ")
     text = text_of(page)
     assert check in text
     assert "Reglas de la casa, a 21 puntos: la setenta, empates: punto para cada uno." in text
@@ -288,14 +288,14 @@ def test_the_summary_of_the_site_rules_has_the_sevens_and_the_leftover_check(
     assert rows["Sietes"] == [f"{s.sevens} → {s.points_sevens}" for s in summary.scores]
     total, fifteens = leftover_check(summary.leftover.cards)
     shown = str(total) if fifteens == 0 else f"{total} = 10 + "
-    assert f"Restos: {shown}" in text_of(page)
+    assert f"Cuenta de los restos: suman {shown}" in text_of(page)
     assert "Reglas del sitio, a 21 puntos." in text_of(page)
     # the replay's end says the same check
     steps = TestClient(app_client.app).get(f"/t/{ana.invite}/ronda/1?paso=999")
     assert steps.status_code == 404  # past the end
     last_step = len(round_story(summary, 2, state.rules).steps) - 1
     end = TestClient(app_client.app).get(f"/t/{ana.invite}/ronda/1?paso={last_step}").text
-    assert f"Restos: {shown}" in text_of(end)
+    assert f"Cuenta de los restos: suman {shown}" in text_of(end)
 
 
 @pytest.mark.parametrize(
@@ -447,7 +447,7 @@ def test_a_game_with_every_house_rule_is_played_to_its_end_through_the_pages(
         page = pages[who]
         if 'action="/t/' + invite + '/next-round"' in page:
             rounds += 1
-            assert "Setenta" in text_of(page) and "Restos:" in text_of(page)
+            assert "Setenta" in text_of(page) and "Cuenta de los restos:" in text_of(page)
             r = who.post(f"/t/{invite}/next-round", data={"version": version_of(page)})
             assert r.status_code == 200, r.text[:300]
             continue

@@ -213,3 +213,17 @@ def test_at_a_started_then_finished_table_the_visitor_is_watching(site: TestClie
     assert "Esta partida terminó: estás mirando cómo quedó la mesa, y puedes leer el chat." in text
     assert "La partida ya empezó" not in text
     assert '<a class="btn" href="/">Crear otra mesa</a>' in page
+
+
+def test_only_the_creator_is_told_to_add_a_robot(site: TestClient) -> None:
+    """At a table of one, «suma un robot» is for its creator, who alone can;
+    the invitee reads what sitting down does, a watcher what is missing."""
+    invite = page_table(site, "Ana")
+    robot = "Manda el enlace o suma un robot"
+    assert robot in text_of(site.get(f"/t/{invite}").text)
+    newcomer = text_of(TestClient(site.app).get(f"/t/{invite}").text)
+    assert robot not in newcomer and "suma un robot" not in newcomer
+    assert "cuando te sientes, Ana podrá tocar EMPEZAR" in newcomer
+    watcher = text_of(TestClient(site.app).get(f"/t/{invite}?mirar=1").text)
+    assert "suma un robot" not in watcher and "te sientes" not in watcher
+    assert "falta que alguien más se siente" in watcher

@@ -4,8 +4,10 @@ and robots play their turns on the server by themselves."""
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
+import zlib
 from typing import Any
 
 import httpx
@@ -233,3 +235,159 @@ def test_on_sqlite_the_watcher_does_not_send_this_process_its_own_news_again(
                 break
         stop.set()
         assert heard == [str(now)]
+
+
+def _board_event(base: str, path: str, cookies: httpx.Cookies) -> tuple[str, int, str]:
+    """The first event of a page's stream (`board=1`): its name, its id and
+    its data (the lines joined as a browser joins them)."""
+    name, ident, data = "", 0, []
+    with (
+        httpx.Client(base_url=base, cookies=cookies, timeout=httpx.Timeout(10, read=5)) as c,
+        c.stream("GET", path) as stream,
+    ):
+        for line in stream.iter_lines():
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("id: "):
+                ident = int(line[4:])
+            elif line.startswith("data: "):
+                data.append(line[6:])
+            elif not line and name:
+                return name, ident, "\n".join(data)
+    raise AssertionError("no event")
+
+
+def _hand(html: str) -> list[str]:
+    return re.findall(r'class="card hand-card" data-card="(\w+)"', html)
+
+
+def test_a_table_page_stream_brings_each_viewer_its_own_board(live_server: str) -> None:
+    """`board=1` (a table page's stream): each event is the board as a fetch
+    of it with the stream's cookies would answer (its id the version), the
+    viewer's own hand in it and nobody else's; a spectator's has no hand."""
+    with (
+        httpx.Client(base_url=live_server, timeout=10, follow_redirects=True) as ana,
+        httpx.Client(base_url=live_server, timeout=10, follow_redirects=True) as beto,
+    ):
+        r = ana.post("/tables", data={"name": "Ana", "target": "21"})
+        invite = str(r.url).rsplit("/", 1)[1]
+        r = beto.post(f"/t/{invite}/join", data={"name": "Beto"})
+        assert r.status_code == 200, r.text
+        version = ana.get(f"/api/tables/{invite}").json()["version"]
+        assert ana.post(f"/t/{invite}/start", data={"version": version}).status_code == 200
+        now = ana.get(f"/api/tables/{invite}").json()["version"]
+        events = f"/t/{invite}/events?since={version}&board=1"
+        boards = {}
+        for who, client in (("ana", ana), ("beto", beto)):
+            name, ident, html = _board_event(live_server, events, client.cookies)
+            fetched = client.get(f"/t/{invite}/board", headers={"HX-Request": "true"}).text
+            assert name == "board" and ident == now
+            assert f'data-version="{now}"' in html
+            assert len(_hand(html)) == 3 and _hand(html) == _hand(fetched)
+            boards[who] = html
+        assert not set(_hand(boards["ana"])) & set(_hand(boards["beto"]))
+        name, ident, html = _board_event(live_server, events + "&mirar=1", httpx.Cookies())
+        assert name == "board" and ident == now and _hand(html) == []
+        # without board=1 (an API client): the version only, as ever
+        assert first_event(live_server, f"/t/{invite}/events?since={version}", {}) == [
+            f"id: {now}",
+            f"data: {now}",
+        ]
+
+
+def test_a_board_event_is_the_html_a_line_a_field() -> None:
+    from escoba.web.live import board_event
+
+    event = board_event(7, '<div data-version="7">\r\n  <p>a</p>\r<p>b</p>\n</div>')
+    assert event == (
+        b"event: board\nid: 7\n"
+        b'data: <div data-version="7">\ndata:   <p>a</p>\ndata: <p>b</p>\ndata: </div>\n\n'
+    )
+
+
+def test_the_seat_that_acted_hears_of_it_last() -> None:
+    """Its page has the new board in its command's answer; the other pages'
+    streams, woken first, render and send theirs first."""
+    import asyncio
+
+    from escoba.web.live import Broker, acting
+
+    async def scenario() -> list[str]:
+        broker = Broker(ping_seconds=0)
+        broker.bind(asyncio.get_running_loop())
+        heard: list[str] = []
+        subs = {
+            "mover": broker.attach(1, seat=5),
+            "other": broker.attach(1, seat=6),
+            "spectator": broker.attach(1),
+        }
+
+        async def listen(name: str) -> None:
+            await subs[name].wake.wait()
+            heard.append(name)
+
+        tasks = [asyncio.create_task(listen(n)) for n in ("mover", "other", "spectator")]
+        await asyncio.sleep(0)
+        with acting(5):
+            broker.publish(1, 3)
+        await asyncio.gather(*tasks)
+        broker.close()
+        return heard
+
+    results: list[list[str]] = []
+    worker = threading.Thread(target=lambda: results.append(asyncio.run(scenario())))
+    worker.start()
+    worker.join(timeout=30)
+    assert (
+        results
+        and results[0][-1] == "mover"
+        and set(results[0])
+        == {
+            "mover",
+            "other",
+            "spectator",
+        }
+    )
+
+
+def test_a_table_page_stream_is_compressed_event_by_event(live_server: str) -> None:
+    """A page's boards come gzipped, each event whole as it is sent (a flush
+    each: none waits for the next), within one live update's byte budget
+    (tests/web/test_wire.py); the next board costs less, told mostly as the
+    one before."""
+    from .test_wire import UPDATE_BUDGET
+
+    with (
+        httpx.Client(base_url=live_server, timeout=10, follow_redirects=True) as ana,
+        httpx.Client(base_url=live_server, timeout=10, follow_redirects=True) as beto,
+    ):
+        r = ana.post("/tables", data={"name": "Ana", "target": "21"})
+        invite = str(r.url).rsplit("/", 1)[1]
+        assert beto.post(f"/t/{invite}/join", data={"name": "Beto"}).status_code == 200
+        version = ana.get(f"/api/tables/{invite}").json()["version"]
+        assert ana.post(f"/t/{invite}/start", data={"version": version}).status_code == 200
+        path = f"/t/{invite}/events?since={version}&board=1"
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        sizes: list[int] = []
+        with (
+            httpx.Client(
+                base_url=live_server, cookies=ana.cookies, timeout=httpx.Timeout(10, read=5)
+            ) as c,
+            c.stream("GET", path, headers={"Accept-Encoding": "gzip"}) as stream,
+        ):
+            assert stream.headers["content-encoding"] == "gzip"
+            wire, text = 0, b""
+            for chunk in stream.iter_raw():
+                wire += len(chunk)
+                text += inflate.decompress(chunk)
+                if text.count(b"event: board") > len(sizes) and text.endswith(b"\n\n"):
+                    sizes.append(wire)
+                    wire = 0
+                    if len(sizes) == 1:  # the next change: a chat line
+                        r = beto.post(f"/t/{invite}/chat", data={"text": "hola"})
+                        assert r.status_code == 200
+                    else:
+                        break
+        assert b"hola" in text.rsplit(b"event: board", 1)[1]
+        assert sizes[0] <= UPDATE_BUDGET, sizes
+        assert sizes[1] < sizes[0], sizes

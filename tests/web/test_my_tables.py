@@ -21,7 +21,7 @@ from escoba.web.my_tables import MyTables
 from escoba.web.service import TableService
 
 from .device_helpers import browser, give_turn, hold, listed, round_over, started
-from .helpers import Player, create, join, service_of
+from .helpers import Player, create, join, move_seat, service_of
 
 
 def _device_id(client: TestClient) -> int:
@@ -106,6 +106,16 @@ def test_the_list_orders_a_device_s_tables_by_group_and_time(
         ("lobby", lobby_old.invite),
         ("finished", finished_me.invite),
     ]
+    # a table page's «Siguiente mesa» reads «waiting for me» as the list does,
+    # in its order (its own leaner reading: web/my_tables.py, `elsewhere`)
+    device_id = _device_id(me)
+    waiting = tuple(invite for group, invite in listed(me) if group == "your_turn")
+    assert service.elsewhere(device_id, "").invites == waiting
+    assert service.elsewhere(device_id, turn_me.invite).invites == tuple(
+        i for i in waiting if i != turn_me.invite
+    )
+    listening = service.elsewhere(device_id, turn_me.invite, listening=True)
+    assert len(listening.table_ids) == len(listed(me)) - 1  # all the others, to hear them
     page = me.get("/").text
     assert "puedes TERMINAR POR AUSENCIA" in page
     assert "SIGUIENTE RONDA" in page
@@ -136,6 +146,11 @@ def test_each_line_says_who_plays_the_score_and_whose_turn(
     )
     assert line.count("tag-level") == 1  # people have none
     assert line.count('<span class="my-side">') == 3 and "A 21" in line
+    # the chip's words apart from the news after it (it read «A 21¡Tu turno!»)
+    news = re.search(r'<span class="my-news">(.*?)</span>\s*</a>', line, re.S)
+    assert news is not None
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", "", news.group(1))).split())
+    assert re.match(r"A 21 (¡Tu turno!|Turno de) ", words), words
     on_turn = table["names"][table["view"]["turn"]]
     assert on_turn in line and "hace 5 h" in line
     if on_turn == "Ana":
@@ -305,7 +320,7 @@ def test_a_change_reaches_an_open_home_page(live_server: str) -> None:
         version = api.get(f"/api/tables/{invite}").json()["version"]
         api.post(f"/api/tables/{invite}/start", json={"version": version}, headers=auth)
     with httpx.Client(base_url=live_server, timeout=10) as home:
-        assert home.get(f"/t/{invite}/continue/{beto['token']}").status_code == 303
+        move_seat(home, invite, beto["token"])
         page = home.get("/").text
         mark = re.search(r"/my-tables/events\?since=(\d+)", page)
         assert mark is not None

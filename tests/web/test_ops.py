@@ -254,8 +254,10 @@ def test_sqlite_checkpoints_run_in_the_background(tmp_path: Path) -> None:
             )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
+        # busy: the background thread's own checkpoint held the lock at
+        # that moment (frames and copied then read -1): ask again
         busy, frames, copied = db.checkpoint()
-        if frames and copied == frames:
+        if busy == 0 and frames > 0 and copied == frames:
             break
         time.sleep(0.05)
     assert busy == 0 and frames > 0 and copied == frames

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from escoba import engine as eng
 from escoba.names import Design, card_name
 
-from .helpers import Player, cards_in, create, hidden_cards, join, server_state
+from .helpers import Player, cards_in, create, hidden_cards, join, move_seat, server_state
 
 NAMES = {design: {card_name(c, design).lower(): str(c) for c in eng.CARDS} for design in Design}
 
@@ -35,8 +35,7 @@ def _browser(app_client: TestClient, invite: str, token: str | None, design: Des
     browser = TestClient(app_client.app)
     browser.cookies.set("deck", design.value)
     if token is not None:
-        r = browser.get(f"/t/{invite}/continue/{token}", follow_redirects=False)
-        assert r.status_code == 303
+        move_seat(browser, invite, token)
     return browser
 
 

@@ -140,6 +140,22 @@ def test_the_page_script_unsubscribes_its_seat(site: TestClient) -> None:
     assert site.post(f"/t/{invite}/push/remove", json={"endpoint": PUSH_URL}).status_code == 204
 
 
+def test_unsubscribing_an_endpoint_no_subscription_can_have_is_no_error(site: TestClient) -> None:
+    """An endpoint with a NUL byte was never stored (PostgreSQL takes none,
+    and no push service's URL has one): nothing to unlink, not a 500."""
+    ana = create(site, "Ana")
+    for endpoint in ("\x00", f"{PUSH_URL}\x00x"):
+        r = site.request(
+            "DELETE",
+            f"/api/tables/{ana.invite}/push",
+            json={"endpoint": endpoint},
+            headers=ana.headers,
+        )
+        assert r.status_code == 204, r.text
+    invite = page_table(site, "Beto")
+    assert site.post(f"/t/{invite}/push/remove", json={"endpoint": "\x00"}).status_code == 204
+
+
 def test_the_server_key_is_published_and_kept(site: TestClient, db_url: str) -> None:
     r = site.get("/push/key")
     assert r.status_code == 200

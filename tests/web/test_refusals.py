@@ -17,7 +17,7 @@ from escoba import engine as eng
 from escoba.web.db import migrate
 from escoba.web.models import Base
 
-from .helpers import Player, create, join, replay_log, service_of
+from .helpers import Player, create, join, move_seat, replay_log, service_of
 
 
 def _started(client: TestClient) -> tuple[Player, Player]:
@@ -295,7 +295,7 @@ def test_control_characters_in_chat_and_links_are_harmless(app_client: TestClien
     ana.post("/chat", {"text": "👨\u200d💻\tjuego"}, expect=201)  # the joiner stays
     texts = [line["text"] for line in ana.get("/chat")]
     assert texts == ["hola mundo ¿qué tal?", "👨\u200d💻 juego"]
-    _refused(ana, "/chat", {"text": "\x00\x01\n"}, 422, "empty_chat")
+    _refused(ana, "/chat", {"text": "\x00\x01\n"}, 422, "invisible_chat")
     for path in (f"/api/tables/%00{ana.invite}", f"/api/tables/{ana.invite[:-1]}%00/chat"):
         assert app_client.get(path).status_code == 404, path
     for path in (f"/t/%00{ana.invite}", f"/t/{ana.invite}%00/board"):
@@ -337,7 +337,8 @@ def test_the_forms_take_any_input_without_a_server_error(app_client: TestClient)
     """Generated form posts and page paths, on the real seat (its cookie) or
     on any text as the table's link: an answer, never a 500."""
     ana, _ = _started(app_client)
-    app_client.get(f"/t/{ana.invite}/continue/{ana.token}")  # the seat's cookie
+    assert ana.token is not None
+    move_seat(app_client, ana.invite, ana.token)  # the seat's cookie
     failures: list[str] = []
 
     @given(

@@ -21,7 +21,7 @@ from markupsafe import escape
 from sqlalchemy import create_engine, text
 
 from escoba.web.db import migrate
-from escoba.web.security import BodyLimitMiddleware
+from escoba.web.security import BodyLimitMiddleware, HeaderLimitMiddleware
 from escoba.web.settings import Settings
 from escoba.words import say
 
@@ -136,20 +136,9 @@ def test_a_page_s_oversized_body_is_refused_in_the_viewer_s_language(
 ) -> None:
     """The page says it in the viewer's language (the API's `message` stays
     Spanish: the API's own words are another change)."""
-    sent: list[dict[str, Any]] = []
-
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        raise AssertionError("the app must not run")
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    async def receive() -> dict[str, Any]:
-        raise AssertionError("a declared length over the cap is refused unread")
-
     headers = [(b"content-length", str(OVER).encode()), header]
     scope = {"type": "http", "method": "POST", "path": "/tables", "headers": headers}
-    run_async(BodyLimitMiddleware(app, CAP, 10)(scope, receive, send))
+    sent = _refused_unread(lambda app: BodyLimitMiddleware(app, CAP, 10), scope)
     page = sent[1]["body"].decode()
     assert sent[0]["status"] == 413 and f'<html lang="{lang.replace("_", "-")}">' in page
     assert str(escape(say("too_large", lang, kb=64))) in page
@@ -250,6 +239,109 @@ def test_a_head_sent_slowly_is_closed_at_its_deadline_and_a_stream_is_not(
 
 
 # ---------------------------------------------------------------------------
+# Heads over ESCOBA_MAX_HEADER_BYTES: 431 (issue 25)
+
+HEAD_CAP = 16384
+#: the issue's probe: a 1 MB header, which was answered 200
+HUGE = b"a" * 1_000_000
+
+
+def test_the_header_cap_is_the_documented_default() -> None:
+    assert Settings().max_header_bytes == HEAD_CAP
+
+
+def test_a_head_over_the_cap_is_refused_with_431_and_changes_nothing(
+    site: TestClient, settings: Settings
+) -> None:
+    """In the app (any server: the TestClient hands it the head whole):
+    the API's refusal under /api/, a page in the viewer's language elsewhere."""
+    before = _tables(settings.sqlalchemy_url)
+    big = {"x-big": HUGE.decode()}
+    r = site.post("/api/tables", json={"name": "Ana", "target": 21}, headers=big)
+    assert r.status_code == 431 and r.headers["connection"] == "close"
+    assert r.json()["error"] == "headers_too_large" and "16 KB" in r.json()["message"]
+    assert _tables(settings.sqlalchemy_url) == before
+    page = site.get("/", headers=big)
+    assert page.status_code == 431 and page.headers["content-type"].startswith("text/html")
+    assert "borra las cookies de este sitio" in page.text
+    english = site.get("/", headers={"cookie": "lang=en", "x-big": "a" * HEAD_CAP})
+    assert english.status_code == 431 and "clear this site" in english.text
+    # a head of a browser's size, and one just under the cap, pass
+    assert site.get("/").status_code == 200
+    assert site.get("/", headers={"x-big": "a" * (HEAD_CAP - 1000)}).status_code == 200
+
+
+def _huge_head(port: int, path: str) -> bytes:
+    """A request with a 1 MB header, sent in pieces as a client would; what
+    the server answers before it closes (the sending stops if it does)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    head = f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n".encode()
+    head += b"X-Big: " + HUGE + b"\r\nContent-Length: 33\r\n\r\n"
+    try:
+        for i in range(0, len(head), 65536):
+            sock.sendall(head[i : i + 65536])
+        sock.sendall(b'{"name": "Ana", "target": 21}    ')
+    except OSError:
+        pass  # the server closed its side: the answer is in
+    return _answer(sock)
+
+
+@pytest.mark.parametrize("serve", [True, False], ids=["escoba-serve", "uvicorn"])
+def test_a_huge_head_on_the_wire_gets_431(tmp_path: Path, serve: bool) -> None:
+    """Under `escoba serve` the server's protocol refuses the head as it
+    comes (never more than the cap read); under plain uvicorn, which reads
+    heads of any size, the app does. Either way: 431, the API's words, the
+    connection closed, no table; the next request is served."""
+    url = f"sqlite:///{tmp_path / 'escoba.db'}"
+    migrate(url)
+    with _server(Server(url, serve=serve), tmp_path) as server:
+        answer = _huge_head(server.port, "/api/tables")
+        assert answer.startswith(b"HTTP/1.1 431 Request Header Fields Too Large"), answer[:200]
+        assert b'"headers_too_large"' in answer and b"connection: close" in answer.lower()
+        page = _huge_head(server.port, "/tables")
+        assert page.startswith(b"HTTP/1.1 431") and b"borra las cookies" in page
+        assert _tables(url) == 0
+        made = httpx.post(server.base + "/api/tables", json={"name": "Ana", "target": 21})
+        assert made.status_code == 201
+        assert _tables(url) == 1
+
+
+def test_escoba_serve_reads_no_more_than_the_cap_of_a_head_without_end(tmp_path: Path) -> None:
+    """A head that never ends but keeps coming is refused once the cap's
+    worth is in, long before its deadline (10 s), not read on and on."""
+    url = f"sqlite:///{tmp_path / 'escoba.db'}"
+    with _server(Server(url, serve=True), tmp_path) as server:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        sent = 0
+        try:
+            sock.sendall(b"GET /health/live HTTP/1.1\r\nHost: t\r\nX-Endless: ")
+            while sent < 50 * HEAD_CAP:
+                sock.sendall(b"a" * 4096)
+                sent += 4096
+                sock.settimeout(0.001)
+                try:
+                    if sock.recv(1, socket.MSG_PEEK):
+                        break  # the answer has come
+                except (BlockingIOError, TimeoutError):
+                    pass
+                sock.settimeout(10)
+        except OSError:
+            pass
+        sock.settimeout(10)
+        answer = _answer(sock)
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
+        assert sent < 50 * HEAD_CAP  # refused while the head was still coming
+
+
+def test_the_header_cap_runs_before_the_app() -> None:
+    headers = [(b"cookie", b"lang=pt_BR"), (b"x-big", b"a" * HEAD_CAP)]
+    scope = {"type": "http", "method": "GET", "path": "/", "headers": headers}
+    sent = _refused_unread(lambda app: HeaderLimitMiddleware(app, HEAD_CAP), scope)
+    assert sent[0]["status"] == 431 and (b"connection", b"close") in sent[0]["headers"]
+    assert str(escape(say("headers_too_large", "pt_BR", kb=16))) in sent[1]["body"].decode()
+
+
+# ---------------------------------------------------------------------------
 # Live streams per client IP
 
 
@@ -277,6 +369,24 @@ def test_one_ip_holds_at_most_its_share_of_live_streams(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------
+
+
+def _refused_unread(middleware: Any, scope: dict[str, Any]) -> list[dict[str, Any]]:
+    """What `middleware(app)` sends for `scope`: a refusal, with the app
+    never run and nothing of the request read."""
+    sent: list[dict[str, Any]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the app must not run")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def receive() -> dict[str, Any]:
+        raise AssertionError("a refused request is not read")
+
+    run_async(middleware(app)(scope, receive, send))
+    return sent
 
 
 def _answer(sock: socket.socket) -> bytes:

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from escoba.web.clock import ManualClock
 
-from .helpers import Player, create, join, play_until_over, server_state, service_of
+from .helpers import Player, create, join, play_until_over, server_state, service_of, text_of
 
 
 def _two_people(client: TestClient) -> tuple[Player, Player]:
@@ -182,10 +182,21 @@ def test_rematch_starts_when_every_person_accepts(app_client: TestClient) -> Non
     ana.command("/start")
     _finish_on_points([ana, beto], 21)
     assert ana.table()["can"]["rematch"]
-    ana.command("/rematch")
-    ana.command("/rematch", expect=409)  # already accepted
-    assert ana.table()["status"] == "finished"
-    beto.command("/rematch")  # the robot needs no asking
+    assert [s["rematch"] for s in ana.table()["seats"]] == [False, False, False]
+    watcher = TestClient(app_client.app)
+    page = text_of(watcher.get(f"/t/{ana.invite}").text)
+    assert "Sin revancha" not in page  # the game ended on points: watchers are told so too
+    assert "Si todos aceptan, la revancha se juega en esta misma mesa." in page
+
+    ana.command("/rematch")  # she proposes it
+    refused = ana.command("/rematch", expect=409)  # already asked
+    assert refused == {"error": "already_accepted", "message": "Ya pediste la revancha."}
+    table = beto.table()
+    assert table["status"] == "finished"
+    assert [s["rematch"] for s in table["seats"]] == [True, False, False]
+    assert table["can"]["rematch"] and not ana.table()["can"]["rematch"]
+    assert "Ana propone la revancha." in text_of(watcher.get(f"/t/{ana.invite}").text)
+    beto.command("/rematch")  # he accepts; the robot needs no asking
     table = ana.table()
     assert table["status"] == "playing" and table["game_number"] == 2
     assert table["view"]["totals"] == [0, 0, 0]

@@ -11,18 +11,35 @@ import re
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import Markup
 
 from escoba import engine as eng
 from escoba.engine.cards import NOTATION
-from escoba.names import card_name
+from escoba.engine.state import RoundAction
+from escoba.names import Design, card_name
+from escoba.web.board import describe_action as describe
 
-from .helpers import Player, cards_in, create, play_until_over, server_state, service_of
+from .helpers import (
+    Player,
+    cards_in,
+    create,
+    move_seat,
+    play_until_over,
+    server_state,
+    service_of,
+    text_of,
+)
+
+
+def describe_action(action: RoundAction, names: tuple[str, ...]) -> str:
+    """A play in the play log's words (names plain, as text_of reads them)."""
+    return str(describe(action, tuple(Markup(n) for n in names), Design.FRENCH))
 
 
 def seat_page(client: TestClient, player: Player) -> None:
-    """This client's browser holds `player`'s seat (its continue link)."""
-    r = client.get(f"/t/{player.invite}/continue/{player.token}", follow_redirects=False)
-    assert r.status_code == 303
+    """This client's browser holds `player`'s seat."""
+    assert player.token is not None
+    move_seat(client, player.invite, player.token)
 
 
 def game_against_a_robot(client: TestClient, seed: int = 2) -> Player:
@@ -62,26 +79,35 @@ def replay_block(html: str) -> str:
     return html[start : html.index("Volver a la mesa", start)]
 
 
+def over_and_watched(client: TestClient) -> tuple[Player, eng.GameState, TestClient]:
+    """A game against a robot played to its end, its state, and a watcher."""
+    ana = finished_game(client)
+    state = server_state(client, ana.invite)
+    assert state is not None and state.result is not None
+    return ana, state, TestClient(client.app)
+
+
 def test_the_game_end_shows_every_round_s_points_and_the_record_downloads(
     app_client: TestClient,
 ) -> None:
-    ana = finished_game(app_client)
-    state = server_state(app_client, ana.invite)
-    assert state is not None and state.result is not None
-    watcher = TestClient(app_client.app)
+    ana, state, watcher = over_and_watched(app_client)
+    assert state.result is not None
     page = watcher.get(f"/t/{ana.invite}").text
     table = page[page.index('class="summary-table rounds-table"') :]
     table = table[: table.index("</table>")]
     rows = re.findall(r"<tr>\s*<th scope=\"row\">(.*?)</tr>", table, re.S)
     assert len(rows) == len(state.finished_rounds)
     for row, summary in zip(rows, state.finished_rounds, strict=True):
-        cells = [int(c) for c in re.findall(r"<td[^>]*>(\d+)</td>", row)]
+        cells = [
+            (int(p), int(t)) for p, t in re.findall(r'data-points="(\d+)" data-total="(\d+)"', row)
+        ]
         points = [s.points for s in summary.scores]
-        expected = [n for pair in zip(points, summary.totals, strict=True) for n in pair]
-        assert cells == expected
+        assert cells == list(zip(points, summary.totals, strict=True))
+        shown = [(int(p), int(t)) for p, t in re.findall(r"\+(\d+)<.*?<b[^>]*>(\d+)</b>", row)]
+        assert shown == cells  # «+3 → 16»: the round's points, then the total
         assert f"/t/{ana.invite}/ronda/{summary.number}" in row
     winner = state.result.winners[0]
-    assert table.count("is-winner") >= 2 + len(rows) * 2  # its heads and every cell
+    assert table.count("is-winner") >= 1 + len(rows)  # its head and every cell
     assert 'class="tag tag-winner"' in table
     assert ["Ana", "Tito"][winner] in re.sub(r"<[^>]+>", "", table.split("tag-winner")[0])[-200:]
 
@@ -257,3 +283,80 @@ def test_an_escoba_is_said_once_in_its_step(app_client: TestClient) -> None:
     for i in sweeps:
         block = replay_block(step_html(app_client, ana.invite, 1, i))
         assert block.count("¡ESCOBA!") == 1, block
+
+
+# --------------------------------------------------------------------------
+# The game told whole (issue 25): a page to read and print
+
+
+def record_sections(html: str) -> list[str]:
+    return re.findall(r'<section class="record-round".*?</section>', html, re.S)
+
+
+def test_the_whole_game_reads_round_by_round_with_every_play_and_its_points(
+    app_client: TestClient,
+) -> None:
+    ana, state, watcher = over_and_watched(app_client)
+    assert state.result is not None
+    end = watcher.get(f"/t/{ana.invite}").text
+    assert f'href="/t/{ana.invite}/partida"' in end  # linked from the game's end
+    r = watcher.get(f"/t/{ana.invite}/partida")
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    page = r.text
+    assert "Partida 1, jugada a jugada" in text_of(page)
+    assert "Jugaron: Ana contra Tito robot" in text_of(page)
+    winner = ["Ana", "Tito robot"][state.result.winners[0]]
+    assert f"{winner} gana la partida!" in text_of(page)
+    sections = record_sections(page)
+    assert len(sections) == len(state.finished_rounds)
+    for section, summary in zip(sections, state.finished_rounds, strict=True):
+        assert f"Ronda {summary.number}" in text_of(section)
+        plays = re.findall(r'<li class="record-(?:play|claim)" value="(\d+)">', section)
+        assert [int(n) for n in plays] == list(range(1, len(summary.actions) + 1))
+        first = summary.actions[0]
+        assert text_of(describe_action(first, ("Ana", "Tito robot"))) in text_of(section)
+        totals = re.search(r'<tr class="row-total">.*?</tr>', section, re.S)
+        assert totals is not None
+        assert [int(n) for n in re.findall(r"<td>(\d+)</td>", totals.group(0))] == list(
+            summary.totals
+        )
+        assert f'href="/t/{ana.invite}/ronda/{summary.number}"' in section
+    assert f'href="/t/{ana.invite}/registro"' in page  # the file, beside it
+
+
+def test_the_whole_game_is_read_only_once_it_is_over(app_client: TestClient) -> None:
+    ana = game_against_a_robot(app_client)
+    r = app_client.get(f"/t/{ana.invite}/partida")
+    assert r.status_code == 409
+    assert "La partida entera se puede leer cuando termina." in r.text
+    assert app_client.get("/t/nosuchtable123/partida").status_code == 404
+
+
+def test_a_round_cut_short_tells_its_plays_and_no_card_still_in_a_hand(
+    app_client: TestClient,
+) -> None:
+    ana = game_against_a_robot(app_client)
+    rng = random.Random(8)
+    for _ in range(7):  # Ana plays (the robot answers) a few times, then leaves
+        legal = ana.table()["view"]["legal_actions"]
+        ana.act(rng.choice(legal))
+    ana.command("/abandon")
+    state = server_state(app_client, ana.invite)
+    assert state is not None and state.result is not None and not state.finished_rounds
+    page = TestClient(app_client.app).get(f"/t/{ana.invite}/partida").text
+    (section,) = record_sections(page)
+    assert "Ronda 1, sin terminar" in text_of(section)
+    assert "sus puntos no se contaron" in text_of(section)
+    history = state.round.history
+    plays = re.findall(r'<li class="record-(?:play|claim)"', section)
+    assert len(plays) == len(history) >= 7
+    # each deal after the first, where it came (the hands emptied)
+    deals = re.findall(r'<li class="record-deal"', section)
+    assert len(deals) == len(state.round.deals) - 1 >= 1
+    seen = set(state.round.deals[0].table)
+    for action in history:
+        seen |= {action.card, *action.cards}
+    hidden = [c for hand in state.round.hands for c in hand if c not in seen]
+    assert hidden
+    named = [card_name(c, lang="es") for c in hidden if card_name(c, lang="es") in section]
+    assert not named, named

@@ -4,6 +4,8 @@ redeemed twice at once or guessed is refused clearly and changes nothing."""
 
 from __future__ import annotations
 
+import html
+import re
 import threading
 from collections.abc import Iterator
 
@@ -14,6 +16,7 @@ from sqlalchemy import func, select
 from escoba.web.app import create_app
 from escoba.web.clock import ManualClock
 from escoba.web.models import DeviceRow, DeviceSeatRow, TransferCodeRow
+from escoba.web.my_tables import arrivals_query
 from escoba.web.settings import Settings
 from escoba.web.transfers import ALPHABET, parse_code
 
@@ -57,10 +60,15 @@ def test_a_seat_moves_to_another_browser_with_a_code(site: TestClient) -> None:
     r = laptop.post(
         "/seguir", data={"code": code.lower().replace("-", " ")}, follow_redirects=False
     )
-    assert r.status_code == 303 and r.headers["location"] == f"/t/{invite}"
+    assert r.status_code == 303 and r.headers["location"] == f"/t/{invite}?llegada=1"
     assert cookie_names(laptop) == ["device"]
     assert seated(laptop, invite) and seated(phone, invite)  # both hold it now
     assert listed(laptop) == [("lobby", invite)]
+    # the table it lands on says what happened (and only to who holds its seat)
+    came = "Ya tienes esta mesa en este dispositivo"
+    assert came in laptop.get(r.headers["location"]).text
+    assert came not in laptop.get(f"/t/{invite}").text
+    assert came not in browser(site).get(r.headers["location"]).text
 
 
 def test_the_whole_list_moves_with_one_code(site: TestClient) -> None:
@@ -72,11 +80,47 @@ def test_the_whole_list_moves_with_one_code(site: TestClient) -> None:
     laptop = browser(site)
     own = page_table(laptop, "Zoe")  # a browser that already has tables keeps them
     r = laptop.post("/seguir", data={"code": code}, follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"] == "/"
+    assert r.status_code == 303 and r.headers["location"].startswith("/?llegadas=")
     assert sorted(invite for _, invite in listed(laptop)) == sorted([*invites, own])
+    # Mis mesas says what came, and marks those lines (not the browser's own)
+    home = laptop.get(r.headers["location"]).text
+    assert "Ya tienes tus 3 mesas en este dispositivo." in home
+    marked = re.findall(r'<li class="my-table is-\w+ is-arrived" data-invite="([^"]+)"', home)
+    assert sorted(marked) == sorted(invites)
+    assert home.count("recién llegada") == 3
+    live = re.search(r'hx-get="(/my-tables\?llegadas=[^"]+)"', home)
+    assert live is not None  # the live list keeps the marks
+    assert laptop.get(html.unescape(live.group(1))).text.count("recién llegada") == 3
+    assert "Ya tienes" not in laptop.get("/").text  # said once, on arriving
     assert sorted(invite for _, invite in listed(phone)) == sorted(invites)
     assert cookie_names(laptop) == ["device"]
     assert browser(site).post("/my-tables/transfer").status_code == 409  # nothing to move
+
+
+def test_a_list_of_one_table_says_which_and_a_made_up_address_nothing(
+    site: TestClient,
+) -> None:
+    """One table moved with the list's code: its players name it. An address
+    that names tables this browser does not hold says nothing of them; a
+    list too long to name is counted."""
+    phone = browser(site)
+    invite = page_table(phone, "Ana")
+    code = code_of(phone.post("/my-tables/transfer").text)
+    laptop = browser(site)
+    r = laptop.post("/seguir", data={"code": code})  # followed: the page it lands on
+    assert r.status_code == 200
+    assert re.search(
+        r'Ya tienes en este dispositivo la mesa de <bdi class="who">Ana</bdi>\.', r.text
+    ), r.text
+    other = page_table(browser(site), "Zoe")
+    for made_up in (other, "x" * 5000, ",,,", "0"):
+        page = laptop.get(f"/?llegadas={made_up}").text
+        assert "Ya tienes" not in page and "recién llegada" not in page
+    counted = laptop.get(f"/?llegadas={invite}").text
+    assert "Ya tienes en este dispositivo la mesa de" in counted
+    # past the names an address holds, their number (never more than are here)
+    assert "Ya tienes tu mesa en este dispositivo." in laptop.get("/?llegadas=70").text
+    assert arrivals_query([f"t{i}" for i in range(61)]) == "61"
 
 
 def test_a_code_works_once(site: TestClient) -> None:
@@ -223,10 +267,10 @@ def test_the_api_hands_out_transfer_links_not_tokens(site: TestClient) -> None:
     r = site.post(f"/api/tables/{invite}/transfer", headers={"Authorization": "Bearer nope"})
     assert r.status_code == 403 and r.json()["error"] == "not_seated"
     assert site.post("/api/tables/AAAAAAAAAAAAAAAA/transfer", headers=auth).status_code == 404
-    # the old permanent links keep working, but nothing hands them out
+    # the old permanent links are retired (tests/web/test_pages.py): they open nothing
     old = browser(site)
-    assert old.get(f"/t/{invite}/continue/{token}", follow_redirects=False).status_code == 303
-    assert seated(old, invite)
+    assert old.get(f"/t/{invite}/continue/{token}", follow_redirects=False).status_code == 410
+    assert not seated(old, invite)
     assert token not in site.get(f"/t/{invite}").text
 
 

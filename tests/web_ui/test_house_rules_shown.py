@@ -1,6 +1,7 @@
 """The round's summary and the pages under the house rules (issue 17): la
 setenta's line («Setenta 74 → 1», «coja»), a tie's point on each tied side,
-the leftover check («Restos: 25 = 10 + 15») and the rules in force."""
+the leftover check («Cuenta de los restos: suman 25 = 10 + 15», and what the
+check is) and the rules in force."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from escoba.engine.scoring import score_round
 from escoba.engine.state import Leftover
 from escoba.names import Design
 from escoba.web.templating import render_table
-from escoba.words import leftover_sum, say_rules
+from escoba.words import leftover_sum, say, say_rules
 
 from .conftest import make_page, play_until, text_of
 from .test_summary_lines import summary_rows
@@ -65,7 +66,10 @@ def test_la_setenta_replaces_the_sevens_and_a_side_missing_a_suit_is_coja() -> N
     assert rows["Siete de oros"] == ["sí → 1", "—"]
     assert rows["Puntos de la ronda"] == ["5", "0"]
     text = text_of(html)
-    assert "Restos: 25 = 10 + 15" in text
+    assert (
+        "Cuenta de los restos: suman 25 = 10 + 15 "
+        "(lo que queda siempre suma 10 más un múltiplo de 15)." in text
+    )
     assert "Reglas de la casa, a 21 puntos: la setenta." in text
     # read aloud: «coja, 0 puntos»
     assert "coja, 0 puntos<" in html and "74, 1 punto<" in html
@@ -88,7 +92,7 @@ def test_a_tie_shared_shows_its_point_on_each_side() -> None:
     assert rows["Puntos de la ronda"] == [str(a.points), str(b.points)]
     # Ana: the tied cards, 9 diamonds, the setenta, the 7 of diamonds; Beto: the tie
     assert (a.points, b.points) == (4, 1)
-    assert "Restos: 10" in text_of(html) and "Restos: 10 =" not in text_of(html)
+    assert "Cuenta de los restos: suman 10 (" in text_of(html)
 
 
 @pytest.mark.parametrize(
@@ -97,6 +101,19 @@ def test_a_tie_shared_shows_its_point_on_each_side() -> None:
 )
 def test_the_leftover_check_in_numbers(total: int, fifteens: int, shown: str) -> None:
     assert leftover_sum(total, fifteens) == shown
+
+
+def test_the_leftover_check_says_what_it_is_in_every_language() -> None:
+    """Issue 25: «Restos: 25 = 10 + 15» meant nothing to a newcomer; the line
+    says what is checked (RULES.md, «A round» 7)."""
+    check = leftover_sum(25, 1)
+    assert [say("leftover_check", lang, check=check) for lang in ("es", "en", "pt_BR")] == [
+        "Cuenta de los restos: suman 25 = 10 + 15 "
+        "(lo que queda siempre suma 10 más un múltiplo de 15).",
+        "Leftover check: they add up to 25 = 10 + 15 "
+        "(what is left always adds up to 10 plus a multiple of 15).",
+        "Conta das sobras: somam 25 = 10 + 15 (o que sobra sempre soma 10 mais um múltiplo de 15).",
+    ]
 
 
 @pytest.mark.parametrize(

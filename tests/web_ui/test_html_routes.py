@@ -177,15 +177,14 @@ def test_design_switch_is_per_viewer(client: TestClient) -> None:
     assert 'data-card-design="french"' in other.get(f"/t/{invite}/board").text
 
 
-def test_continue_link_opens_the_seat(client: TestClient) -> None:
+def test_a_seat_moved_by_code_opens_in_the_browser(client: TestClient) -> None:
     joined = service(client).create_table("Luz", 31)
+    code = service(client).transfer_seat(joined.invite, joined.token)
     fresh = TestClient(client.app)
-    r = fresh.get(f"/t/{joined.invite}/continue/{joined.token}", follow_redirects=False)
-    assert r.status_code == 303
+    r = fresh.post("/seguir", data={"code": code.code}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/t/{joined.invite}?llegada=1"
     page = fresh.get(f"/t/{joined.invite}").text
     assert "Luz" in page and '<span class="tag tag-you">tú</span>' in page
-    bad = fresh.get(f"/t/{joined.invite}/continue/nope", follow_redirects=False)
-    assert bad.status_code == 404
 
 
 def test_unknown_table_and_bad_form_are_not_500(client: TestClient) -> None:

@@ -43,13 +43,31 @@ def test_the_game_end_lists_every_round_with_its_points_and_totals() -> None:
     table = table[: table.index("</table>")]
     lines = re.findall(r"<tr>\s*<th scope=\"row\">(.*?)</tr>", table, re.S)
     assert len(lines) == len(state.finished_rounds) >= 1
-    last = [int(n) for n in re.findall(r"<td[^>]*>(\d+)</td>", lines[-1])]
-    assert last[1::2] == list(state.totals)
+    last = [int(n) for n in re.findall(r'data-total="(\d+)"', lines[-1])]
+    assert last == list(state.totals)
     winner = state.result.winners[0]
-    heads = re.findall(r'<th scope="colgroup"[^>]*class="([^"]*)"', table)
+    heads = re.findall(r'<th scope="col"[^>]*class="([^"]*)"', table)
     assert ["is-winner" in h for h in heads] == [s == winner for s in range(2)]
     assert "Descargar el registro de la partida" in html
     assert 'href="/t/abc123/registro"' in html
+
+
+def test_the_game_end_says_the_outcome_first_then_the_story() -> None:
+    """Issue 25, item 1: the winner and the rematch come before the game's
+    story, and the last round's table is told once, in the story, under
+    the points of every round."""
+    state = play_until(start(), lambda s: s.phase is Phase.GAME_OVER)
+    html = render_table(make_page(state, seat=1, rounds=round_points(state)), Design.FRENCH)
+    order = [
+        html.index('id="winner-title"'),
+        html.index('class="rematch"'),
+        html.index('class="summary-table rounds-table"'),
+        html.index('id="summary-title"'),
+        html.index('href="/t/abc123/registro"'),
+    ]
+    assert order == sorted(order)
+    assert html.count('id="summary-title"') == 1
+    assert html.index('class="panel winner"') < html.index('id="summary-title"')
 
 
 def test_the_series_shows_in_the_bar_while_the_next_game_is_played() -> None:

@@ -99,10 +99,13 @@ def test_board_on_my_turn_embeds_the_legal_groups() -> None:
     assert "Tu turno" in html and "is-my-turn" in html
     assert "LLEVAR" in html and "DEJAR EN LA MESA" in html
     assert 'hx-disabled-elt="find button"' in html
-    # the stream knows the version shown, so a reconnecting page catches up
-    assert f'sse-connect="/t/abc123/events?since={page.version}"' in html
-    # time:due: static/time.js; board:retry: escoba.js, a failed board fetch tried again
-    assert 'hx-trigger="sse:update, time:due, board:retry"' in html
+    # the stream knows the version shown, so a reconnecting page catches up; it
+    # brings the page's own board in each event (board=1), swapped as it comes
+    assert f'sse-connect="/t/abc123/events?since={page.version}&amp;board=1"' in html
+    assert 'sse-swap="board"' in html and 'data-view="es french tap"' in html
+    # time:due: static/time.js; board:retry: escoba.js, a failed board fetch tried again;
+    # sse:elsewhere: the browser's other tables waiting for it changed (its «Siguiente mesa»)
+    assert 'hx-trigger="sse:update, sse:elsewhere, time:due, board:retry"' in html
     assert_forms_carry_version(html, 7)
     assert_csp_friendly(html)
 
@@ -175,18 +178,51 @@ def test_round_summary_per_side_in_the_viewers_design() -> None:
     assert "Diamantes" in french and "Siete de diamantes" in french
 
 
+def _rematch(html: str) -> str:
+    block = re.search(r'<div class="rematch">.*?</div>\s*<div class="story">', html, re.S)
+    assert block is not None
+    return text_of(block.group(0))
+
+
 def test_winner_screen_and_rematch() -> None:
+    """Issue 25: the first press proposes the rematch (PROPONER REVANCHA);
+    the others then see who proposed it and ACEPTAR REVANCHA; alone with
+    robots it is played at once (JUGAR LA REVANCHA)."""
     state = play_until(start(seed=9), lambda s: s.phase is Phase.GAME_OVER, seed=9)
     page = make_page(state, seat=0)
     html = render_table(page, Design.FRENCH)
     assert page.status is TableStatus.FINISHED
     assert "la partida!" in html
-    assert "ACEPTAR REVANCHA" in html
     assert "ABANDONAR" not in html
+    nobody = _rematch(html)
+    assert "PROPONER REVANCHA" in nobody and "ACEPTAR" not in nobody and "propone" not in nobody
+
+    beto_asked = tuple(replace(s, rematch_accepted=s.name == "Beto") for s in page.seats)
+    asked = _rematch(render_table(replace(page, seats=beto_asked), Design.FRENCH))
+    assert "Beto propone la revancha." in asked and "ACEPTAR REVANCHA" in asked
+    assert "PROPONER" not in asked
+
+    ana_asked = tuple(replace(s, rematch_accepted=s.name == "Ana") for s in page.seats)
+    mine = replace(page, seats=ana_asked, you=ana_asked[0], rematch_accepted_by_you=True)
+    proposed = _rematch(render_table(mine, Design.FRENCH))
+    assert "Pediste la revancha: empieza cuando acepte Beto" in proposed
+    assert "REVANCHA" not in proposed  # no button
+
+    watched = _rematch(render_table(replace(page, seats=beto_asked, you=None), Design.FRENCH))
+    assert "Beto propone la revancha." in watched and "REVANCHA" not in watched
+
     pairs = render_table(replace(page, rematch_needs_pairs_choice=True), Design.FRENCH)
     assert "MANTENER" in pairs and "CAMBIAR" in pairs and 'value="keep"' in pairs
-    accepted = render_table(replace(page, rematch_accepted_by_you=True), Design.FRENCH)
-    assert "Aceptaste la revancha" in accepted
+    assert "PROPONER REVANCHA: ¿las mismas parejas o cambiamos?" in _rematch(pairs)
+
+
+def test_alone_with_robots_the_rematch_is_played_at_once() -> None:
+    state = play_until(start(seed=9), lambda s: s.phase is Phase.GAME_OVER, seed=9)
+    page = make_page(state, seat=0)
+    robots = tuple(replace(s, is_robot=True, robot="tito") if s.position else s for s in page.seats)
+    alone = _rematch(render_table(replace(page, seats=robots), Design.FRENCH))
+    assert "JUGAR LA REVANCHA" in alone
+    assert "PROPONER" not in alone and "ACEPTAR" not in alone
 
 
 def test_abandon_result_has_no_rematch() -> None:

@@ -31,14 +31,17 @@ def test_zero_and_many_take_the_plural_one_the_singular(lang: str) -> None:
 
 
 def test_the_seats_of_a_new_round_read_zero_in_the_plural() -> None:
+    """…and say what they count: the cards taken this round (beside the
+    small cards of the hand, «0 cartas» read as an empty hand)."""
     page = make_page(start(seed=5), seat=0)
     pt = text_of(render_table(page, Design.FRENCH, lang="pt_BR"))
-    assert "0 cartas" in pt and "0 escobas" in pt
+    assert "0 cartas levadas" in pt and "0 escobas" in pt
     assert "0 carta " not in pt and "0 escoba " not in pt
     en = text_of(render_table(page, Design.FRENCH, lang="en"))
-    assert "0 cards" in en and "0 escobas" in en
+    assert "0 cards taken" in en and "0 escobas" in en
     es = text_of(render_table(page, Design.FRENCH, lang="es"))
-    assert "0 cartas" in es and "0 escobas" in es
+    assert "0 cartas llevadas" in es and "0 escobas" in es
+    assert "0 cartas 0" not in es
 
 
 def test_sentences_of_the_catalog_count_zero_in_the_plural() -> None:

@@ -11,6 +11,7 @@ round damaged) is refused with a `RecordError`, never told wrong.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from escoba.engine.actions import Action, make_claim, make_play
@@ -67,26 +68,51 @@ def _deck(summary: RoundSummary, players: int) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def _action(recorded: RoundAction) -> Action:
+def recorded_action(recorded: RoundAction) -> Action:
+    """The engine action a recorded step of a round was made with."""
     if recorded.kind == "claim":
         return make_claim(recorded.cards[1:])
     return make_play(recorded.card, recorded.cards)
 
 
-def round_story(summary: RoundSummary, players: int, rules: RuleSet) -> RoundStory:
-    """Every step of a finished round, replayed through the engine."""
+def round_states(
+    summary: RoundSummary, players: int, rules: RuleSet
+) -> Iterator[tuple[GameState, RoundAction | None]]:
+    """A finished round replayed through the engine: the state after its
+    deal (with `None`), then the state after each of its actions (with that
+    action), checked against what was stored. The round is dealt as the first
+    of a game, by its own dealer: the points before it change no card of its
+    play (and its end is read, not its result). Raises `RecordError` when the
+    round does not replay as stored, or is not finished."""
     try:
-        return _story(summary, players, rules)
+        yield from _states(summary, players, rules)
     except (IllegalAction, ValueError) as err:
         if isinstance(err, RecordError):
             raise
         raise RecordError(f"round {summary.number} does not replay: {err}") from err
 
 
-def _story(summary: RoundSummary, players: int, rules: RuleSet) -> RoundStory:
-    # the round is dealt as the first of a game, by its own dealer: the points
-    # before it change no card of its play (and its end is read, not its result)
+def _states(
+    summary: RoundSummary, players: int, rules: RuleSet
+) -> Iterator[tuple[GameState, RoundAction | None]]:
     state: GameState = new_game(rules, players, _deck(summary, players), summary.dealer)
+    yield state, None
+    for recorded in summary.actions:
+        state, _ = apply(state, recorded.seat, recorded_action(recorded))
+        if state.round.history[-1] != recorded:
+            raise RecordError(f"round {summary.number}: {recorded} does not replay as stored")
+        yield state, recorded
+    if state.phase is Phase.PLAYING:
+        raise RecordError(f"round {summary.number} is not finished")
+    end = state.finished_rounds[-1]
+    if end.leftover != summary.leftover or end.scores != summary.scores:
+        raise RecordError(f"round {summary.number}: the end does not replay as stored")
+
+
+def round_story(summary: RoundSummary, players: int, rules: RuleSet) -> RoundStory:
+    """Every step of a finished round, replayed through the engine."""
+    states = round_states(summary, players, rules)
+    state, _ = next(states)
     rs = state.round
     first = summary.deals[0]
     take = rs.table_take
@@ -107,12 +133,10 @@ def _story(summary: RoundSummary, players: int, rules: RuleSet) -> RoundStory:
             last_deal=rs.is_last_deal,
         )
     ]
-    for recorded in summary.actions:
-        before = state.round
-        state, _ = apply(state, recorded.seat, _action(recorded))
-        after = state.round
-        if after.history[-1] != recorded:
-            raise RecordError(f"round {summary.number}: {recorded} does not replay as stored")
+    for state, recorded in states:
+        assert recorded is not None
+        before = rs
+        after = rs = state.round
         ended = state.phase is not Phase.PLAYING
         table = summary.leftover.cards if ended else after.table
         piles = [len(p) for p in after.captured]
@@ -135,11 +159,6 @@ def _story(summary: RoundSummary, players: int, rules: RuleSet) -> RoundStory:
                 last_deal=after.is_last_deal,
             )
         )
-    if state.phase is Phase.PLAYING:
-        raise RecordError(f"round {summary.number} is not finished")
-    end = state.finished_rounds[-1]
-    if end.leftover != summary.leftover or end.scores != summary.scores:
-        raise RecordError(f"round {summary.number}: the end does not replay as stored")
     last = steps[-1]
     steps.append(
         RoundStep(
@@ -151,8 +170,8 @@ def _story(summary: RoundSummary, players: int, rules: RuleSet) -> RoundStory:
             escobas=0,
             table_before=last.table,
             table=(),
-            piles=tuple(len(p) for p in state.round.captured),
-            seat_escobas=state.round.escobas,
+            piles=tuple(len(p) for p in rs.captured),
+            seat_escobas=rs.escobas,
             deal=last.deal,
             new_deal=False,
             last_deal=True,

@@ -15,10 +15,12 @@
  * Also here: the short animations of a play (respecting
  * prefers-reduced-motion), «¡Tu turno!» in the tab title and favicon,
  * AVISARME (notices by Web Push through the service worker, sw.js, or from
- * the tab while it is open in the background), keyboard focus kept in place
- * when a fresh board is swapped in (and brought to the hand when the turn
- * comes), the confirmation step of a play (when the viewer asked for it),
- * and the count of chat lines that came while the chat was out of sight.
+ * the tab while it is open in the background), the arrow keys along the hand
+ * and the table (one Tab stop each), keyboard focus kept in place when a
+ * fresh board is swapped in (and brought to the hand when the turn comes, or
+ * when the page loads on this player's turn), the confirmation step of a
+ * play (when the viewer asked for it), and the count of chat lines that
+ * came while the chat was out of sight.
  * The words come from the page (body[data-messages]), in its language.
  */
 (function () {
@@ -137,8 +139,72 @@
       el.classList.toggle("is-selected", selected);
       el.setAttribute("aria-pressed", selected ? "true" : "false");
     });
+    ROWS.forEach(rove);
     describe(raised, claim);
+    coachShow(raised, claim);
   }
+
+  /* ------------------------------------------------------------ arrow keys */
+
+  // The hand and the table are each one stop of Tab (a roving tabindex):
+  // one card of the row has tabindex 0, the others -1, and the arrow keys
+  // (Home, End) move between its cards. The card in the Tab order is the
+  // last one focused, by notation, so it stays across board swaps; else the
+  // raised card, else the first that can be played.
+  var ROWS = ["hand", "table"];
+  var ROW_CARDS = { hand: "#hand .hand-card", table: "#table-cards .table-card" };
+  var roving = { hand: null, table: null };
+
+  function rowOf(el) {
+    if (el.matches(ROW_CARDS.hand)) return "hand";
+    if (el.matches(ROW_CARDS.table)) return "table";
+    return null;
+  }
+
+  function rove(row) {
+    var cards = $all(ROW_CARDS[row]);
+    var open = cards.filter(function (el) {
+      return !el.disabled;
+    });
+    var at = function (n) {
+      return (
+        open.filter(function (el) {
+          return el.getAttribute("data-card") === n;
+        })[0] || null
+      );
+    };
+    var stop = at(roving[row]) || (row === "hand" ? at(picked.hand) : null) || open[0] || cards[0];
+    cards.forEach(function (el) {
+      el.setAttribute("tabindex", el === stop ? "0" : "-1");
+    });
+  }
+
+  document.addEventListener("focusin", function (event) {
+    var el = event.target;
+    var row = el instanceof Element ? rowOf(el) : null;
+    if (!row || el.disabled) return;
+    roving[row] = el.getAttribute("data-card");
+    rove(row);
+  });
+
+  var STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+
+  document.addEventListener("keydown", function (event) {
+    var el = event.target;
+    var row = el instanceof Element ? rowOf(el) : null;
+    if (!row || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var open = $all(ROW_CARDS[row]).filter(function (c) {
+      return !c.disabled;
+    });
+    var i = open.indexOf(el);
+    var next = null;
+    if (event.key === "Home") next = open[0];
+    else if (event.key === "End") next = open[open.length - 1];
+    else if (STEPS[event.key] && i >= 0) next = open[(i + STEPS[event.key] + open.length) % open.length];
+    else return;
+    event.preventDefault(); // not the page's scroll
+    if (next) next.focus();
+  });
 
   function describe(raised, claim) {
     if (!$("#play-hint")) return;
@@ -648,22 +714,27 @@
   function syncTurn() {
     var board = $("#board .board");
     if (!board) return;
-    if (board.getAttribute("data-title")) document.title = board.getAttribute("data-title");
+    var title = board.getAttribute("data-title");
+    if (title && document.title !== title) document.title = title;
     var mine = board.getAttribute("data-my-turn") === "true";
     var icon = $("#favicon");
     if (icon) {
       if (!icon.getAttribute("data-idle-href")) icon.setAttribute("data-idle-href", icon.getAttribute("href"));
-      icon.setAttribute("href", icon.getAttribute(mine ? "data-turn-href" : "data-idle-href"));
+      // only when it changes: a link's href set again makes the browser load the icon again
+      var href = icon.getAttribute(mine ? "data-turn-href" : "data-idle-href");
+      if (icon.getAttribute("href") !== href) icon.setAttribute("href", href);
     }
     if (mine && wasMyTurn === false && document.hidden) notifyTurn();
     wasMyTurn = mine;
     syncNotifyButton();
   }
 
-  /* ------------------------------------------------------------ AVISARME */
+  /* ------------------------------------------------------------ this device's notices */
 
-  // Notices of this seat's table when the page is not in front of the player.
-  // Where the browser has Web Push ("push"), AVISARME subscribes this browser
+  // Notices of this seat's table when the page is not in front of the player:
+  // one switch in «Avisos» (#notify-toggle), its words its state (off, on
+  // here, blocked by the browser), beside the choice of which notices.
+  // Where the browser has Web Push ("push"), the switch subscribes this browser
   // (one push subscription, one endpoint, for all its tables) and hands it to
   // the server for this table (POST /t/{invite}/push), which then notifies
   // even with every tab closed, through the service worker (/sw.js). Without
@@ -1194,12 +1265,37 @@
       }
     }
     if (!key) return;
-    var el = null;
-    if (key.card) el = $('#board [data-card="' + key.card + '"]:not([disabled])');
-    else if (key.id) el = document.getElementById(key.id);
-    else if (key.field) el = $("#board " + key.field);
-    el = usable(shown(el)) || focusHome();
+    var el = usable(shown(twinOf(key))) || focusHome();
     if (el) el.focus({ preventScroll: true });
+  }
+
+  function twinOf(key) {
+    if (key.card) return $('#board [data-card="' + key.card + '"]:not([disabled])');
+    if (key.id) return document.getElementById(key.id);
+    if (key.field) return $("#board " + key.field);
+    return null;
+  }
+
+  // At once after the swap, before the settle (20 ms on): the focus goes
+  // back to its twin, so that a key pressed meanwhile lands where it was
+  // aimed, not on <body>. The settle then does the rest (restoreFocus).
+  function keepFocus() {
+    if (!focusKey || !focusOnBoard()) return;
+    var el = usable(twinOf(focusKey));
+    if (el && !el.closest("details:not([open])")) el.focus({ preventScroll: true });
+  }
+
+  // The page loaded on this player's turn: the focus starts on the hand,
+  // as when the turn comes, without scrolling from the page's top (a phone
+  // shows the turn and the table first). Not when something has the focus
+  // already, nor when the address names a place on the page.
+  function focusHandOnLoad() {
+    var board = $("#board .board");
+    var el = document.activeElement;
+    if (!board || board.getAttribute("data-my-turn") !== "true" || window.location.hash) return;
+    if (el && el !== document.body && el !== document.documentElement) return;
+    var first = usable($("#hand .hand-card:not([disabled])"));
+    if (first) first.focus({ preventScroll: true });
   }
 
   function announce(text) {
@@ -1266,6 +1362,24 @@
     });
     syncChatBadge();
   }
+
+  // Every board a live update brings carries the chat log (out of band);
+  // one that adds no line to the log shown (most updates: a move) is not
+  // swapped: the log, its clocks and where it is scrolled stay as they are,
+  // and the page lays out no chat again.
+  function lineIds(root) {
+    return Array.prototype.map
+      .call(root.querySelectorAll("li"), function (li) {
+        return li.getAttribute("data-line") || "-";
+      })
+      .join(" ");
+  }
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var d = event.detail;
+    if (!d || !d.target || d.target.id !== "chat-log" || !d.fragment || !d.fragment.querySelector) return;
+    if (lineIds(d.fragment) === lineIds(d.target)) d.shouldSwap = false;
+  });
 
   function watchChat() {
     var panel = $("#main > .chat");
@@ -1366,14 +1480,104 @@
   // Open <details> (a confirm step, the pause menu) stay open across refreshes.
   var openDetails = [];
 
+  function beforeBoardSwap() {
+    openDetails = $all("#board details[open]").map(function (d) {
+      return d.id;
+    });
+    snapshot();
+    rememberFocus();
+    // a focused control removed with the old board costs the swap a style
+    // and layout of the whole page; restoreFocus puts the focus back after
+    var el = document.activeElement;
+    var board = $("#board");
+    if (el && el !== document.body && board && board.contains(el) && el.blur) el.blur();
+  }
+
+  // The version a board's HTML shows (its first tag says it), NaN if none.
+  function versionIn(html) {
+    var found = /data-version="(\d+)"/.exec(String(html || "").slice(0, 2000));
+    return found ? Number(found[1]) : NaN;
+  }
+
+  function shownVersion() {
+    var board = $("#board .board");
+    return Number(board && board.getAttribute("data-version"));
+  }
+
+  // The chat lines a board's HTML carries (its chat log's), as a string.
+  function chatIn(html) {
+    return (String(html || "").match(/data-line="\d+"/g) || []).join(" ");
+  }
+
+  function chatShown() {
+    return $all("#chat-log li[data-line]")
+      .map(function (li) {
+        return 'data-line="' + li.getAttribute("data-line") + '"';
+      })
+      .join(" ");
+  }
+
+  // A play (or a claim) of this page is answered with the new board, and
+  // the stream brings that board too (the same version, the same chat):
+  // whichever comes second is not swapped again. `ownVersion`: the version
+  // the page's play was answered with; `pushedVersion`: the version of the
+  // last board the stream brought and the page swapped in.
+  var ownVersion = null;
+  var pushedVersion = null;
+
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.target && event.target.id === "board") {
-      openDetails = $all("#board details[open]").map(function (d) {
-        return d.id;
-      });
-      snapshot();
-      rememberFocus();
+    if (!(event.target && event.target.id === "board")) return;
+    // a board older than the one shown (a play's late answer, a fetch
+    // answered after the stream brought a newer one): not swapped back, and
+    // the retry logic still hears of it
+    if (overtaken(event.detail)) return;
+    var xhr = event.detail && event.detail.xhr;
+    var html = xhr ? xhr.responseText : "";
+    var version = versionIn(html);
+    var config = event.detail && event.detail.requestConfig;
+    var id = config && config.elt && config.elt.id;
+    var play = (id === "play-form" || id === "claim-form") && event.detail.shouldSwap;
+    ownVersion = play ? version : null;
+    var again =
+      play && version === pushedVersion && version === shownVersion() &&
+      chatIn(html) === chatShown() && !/role="alert"/.test(html.slice(0, 4000));
+    if (again) {
+      event.detail.shouldSwap = false;
+      return;
     }
+    beforeBoardSwap();
+  });
+
+  // A board the live stream brought (`event: board`, swapped by sse-swap):
+  // made for the cookies the stream was opened with, so one made for
+  // another deck design or «Confirmar jugadas» than the page shows now
+  // (chosen since) is dropped and the board fetched instead; one older than
+  // the board shown is dropped.
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var target = event.target;
+    if (!target || target.id !== "board") return;
+    var data = String((event.detail && event.detail.data) || "");
+    var shown = $("#board .board");
+    var view = /data-view="([^"]*)"/.exec(data.slice(0, 2000));
+    var version = versionIn(data);
+    if (version > boardWanted) boardWanted = version;
+    if (shown && (!view || view[1] !== shown.getAttribute("data-view"))) {
+      event.preventDefault();
+      if (window.htmx) window.htmx.trigger(target, "board:retry");
+      return;
+    }
+    var again = version === ownVersion && version === shownVersion() && chatIn(data) === chatShown();
+    ownVersion = null;
+    if (version < shownVersion() || again) {
+      event.preventDefault();
+      return;
+    }
+    pushedVersion = version;
+    beforeBoardSwap();
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.target && event.target.id === "board") keepFocus();
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {
@@ -1387,9 +1591,11 @@
       keepConfirm();
       absoluteInvite();
       syncTurn();
+      // the focus first: focus() lays the new board out, and the animations'
+      // measures then find it laid out (the other way round, twice)
+      restoreFocus(turnChanged());
       var board = $("#board .board");
       if (board) animateMove(board);
-      restoreFocus(turnChanged());
       boardShown();
     }
     scrollChat();
@@ -1429,7 +1635,9 @@
   var boardTimer = null;
 
   document.addEventListener("htmx:sseMessage", function (event) {
-    var version = Number(event.detail && event.detail.data);
+    // an update's data is its version; a board's is its HTML, its id the version
+    var detail = event.detail || {};
+    var version = detail.type === "board" ? Number(detail.lastEventId) : Number(detail.data);
     if (version > boardWanted) boardWanted = version;
   });
 
@@ -1449,6 +1657,24 @@
     var board = $("#board .board");
     var shown = Number(board && board.getAttribute("data-version"));
     return !shown || shown < boardWanted;
+  }
+
+  // An answer older than the board shown is not swapped in: a play's own
+  // answer (the play form is not the board, so htmx does not queue their
+  // requests) can come after the board of the next move, fetched on the
+  // stream's word, and would put the turn back, the cards out of reach and
+  // the focus off them, until the next fetch brought the turn again and the
+  // focus to the hand's first card. Still counted for the catching up. (The
+  // newer board's settle already ended the play in flight.)
+  function overtaken(detail) {
+    if (!detail || !detail.shouldSwap) return false;
+    var board = $("#board .board");
+    var shown = Number(board && board.getAttribute("data-version"));
+    var fresh = versionIn(detail.serverResponse);
+    if (!shown || !fresh || fresh >= shown) return false;
+    detail.shouldSwap = false;
+    boardShown();
+    return true;
   }
 
   function boardShown() {
@@ -1471,6 +1697,44 @@
     }
   });
 
+  /* ------------------------------------------------------------ the coach (issue 28) */
+  // The server wrote, hidden, the coach's words for each legal action
+  // (templates/table/coach.html, when the coach is on); this shows those of
+  // the card picked: the play matching the picked table cards first, else
+  // every play of that card. Nothing picked: the hint alone. Kept apart so
+  // the rest of the page's script needs to know one call (in render).
+  function coachWords(text) {
+    return text ? text.split(" ").filter(Boolean) : [];
+  }
+
+  function coachShow(raised, claim) {
+    var box = $("#coach");
+    if (!box) return;
+    var options = $all(".coach-option", box);
+    var shown = [];
+    if (raised) {
+      var card = raised.getAttribute("data-card");
+      shown = options.filter(function (o) {
+        return o.getAttribute("data-kind") === "play" && o.getAttribute("data-card") === card;
+      });
+    } else if (claim) {
+      shown = options.filter(function (o) {
+        return o.getAttribute("data-kind") === "claim";
+      });
+    }
+    var exact = shown.filter(function (o) {
+      var capture = coachWords(o.getAttribute("data-capture"));
+      return picked.table.length > 0 && sameSet(capture, picked.table);
+    });
+    if (exact.length) shown = exact;
+    options.forEach(function (o) {
+      o.hidden = shown.indexOf(o) < 0;
+      o.classList.toggle("is-picked", exact.indexOf(o) >= 0);
+    });
+    var coachHint = $("#coach-hint", box);
+    if (coachHint) coachHint.hidden = shown.length > 0;
+  }
+
   function start() {
     try {
       messages = JSON.parse(document.body.getAttribute("data-messages") || "{}");
@@ -1488,6 +1752,7 @@
     startNotices();
     syncTurn();
     turnChanged();
+    focusHandOnLoad();
     countChat();
     watchChat();
     var board = $("#board .board");

@@ -64,7 +64,7 @@ from escoba.tournament.cli import (
     render_table,
     tournament_command,
 )
-from escoba.tournament.entrants import BENCHMARK_ONLY, entrant
+from escoba.tournament.entrants import BENCHMARK_ONLY, FROZEN, entrant
 from escoba.tournament.files import MarginChange, compare, default_out_name
 from escoba.tournament.matches import (
     DealOutcome,
@@ -101,6 +101,7 @@ from escoba.tournament.stats import (
 __all__ = [
     "BENCHMARK_ONLY",
     "FORMAT",
+    "FROZEN",
     "Contribution",
     "DealOutcome",
     "MarginChange",

@@ -6,7 +6,7 @@ that holds no seat at the table is refused (403), on reads as on commands.
 Every command answers with the table as its seat sees it after the command,
 so a client never reads it again. Every refusal, whatever refused it (the
 service, validation, FastAPI's body parsing, routing), is `{"error": code,
-"message": text}` with a status its route documents (`web/api_schema.py`),
+"message": text}` with a status its route documents (`web/api_schema/errors.py`),
 and no answer may be cached (`Cache-Control: no-store`)."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from escoba.web.api_schema import (
     ANY,
     BODY,
     ActIn,
+    AnalysisOut,
     ChatIn,
     ChatOut,
     ClaimIn,
@@ -186,6 +187,7 @@ def table_json(page: TablePage) -> dict[str, Any]:
                 "game_seat": s.game_seat,
                 "creator": s.is_creator,
                 "you": s.is_you,
+                "rematch": s.rematch_accepted,
             }
             for s in page.seats
         ],
@@ -201,7 +203,9 @@ def table_json(page: TablePage) -> dict[str, Any]:
             "leave": page.can_leave,
             "next_round": page.can_next_round,
             "absence": page.absence_available,
-            "rematch": page.rematch_possible and not page.rematch_accepted_by_you,
+            "rematch": page.you is not None
+            and page.rematch_possible
+            and not page.rematch_accepted_by_you,
         },
     }
 
@@ -261,7 +265,7 @@ COMMAND = refusals(*ANY, *BODY, 409)
     "/tables",
     status_code=status.HTTP_201_CREATED,
     response_model=SeatOut,
-    responses=refusals(405, 503, *BODY),
+    responses=refusals(405, 431, 503, *BODY),
 )
 async def create_table(body: CreateIn, service: ServiceDep, request: Request) -> Response:
     """Open a table; you take the first seat and deal the first round."""
@@ -382,6 +386,11 @@ async def absence(
 async def rematch(
     invite: Invite, body: RematchIn, service: ServiceDep, token: TokenDep
 ) -> Response:
+    """PROPONER REVANCHA, the first person to ask for one (no seat's `rematch`
+    yet), or ACEPTAR REVANCHA, the others after: the new game starts at this
+    table when every person has asked (robots need no asking, so a person
+    alone with robots starts it at once). With four, the creator's request
+    carries `pairs`: MANTENER (`keep`) or CAMBIAR (`change`)."""
     service.accept_rematch(invite, token, body.version, body.pairs)
     return _table_response(service, invite, token)
 
@@ -467,6 +476,37 @@ async def record(invite: Invite, service: ServiceDep, token: TokenDep) -> dict[s
     """The game record (`escoba-record/1`) once the game is over."""
     _require_seat_if_named(service, invite, token)
     return service.record(invite)
+
+
+@router.get(
+    "/tables/{invite}/rounds/{number}/analysis",
+    response_model=AnalysisOut,
+    responses=refusals(*ANY, 403, 409),
+)
+async def round_analysis(
+    invite: Invite,
+    number: Annotated[int, Path(ge=1, le=MAX_ID, description="The round's number, from 1.")],
+    service: ServiceDep,
+    token: TokenDep,
+) -> Response:
+    """The analysis of a finished round of the game in play, for every seat
+    and spectator: every play weighed from what its seat could see, the
+    costly ones marked (`escoba-analysis/1`, README «The analysis of a
+    round»). Always 200 once the round is over: while the server still
+    computes it, `status` and the progress say how far it is. The round in
+    play is refused (409 `round_in_play`), a round the game does not have
+    is 404 `no_round`."""
+    _require_seat_if_named(service, invite, token)
+    read = service.round_analysis(invite, number)
+    return _json(
+        {
+            "round": read.round,
+            "status": read.status,
+            "done": read.done,
+            "total": read.total,
+            "analysis": None if read.analysis is None else read.analysis.to_json(),
+        }
+    )
 
 
 def _require_seat_if_named(service: TableService, invite: str, token: str | None) -> None:

@@ -29,12 +29,11 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
-from escoba.web.assets import node_modules_dirs
+from escoba.web.assets import REDOC_BUNDLE, package_path
 from escoba.web.security import CSP
 
 router = APIRouter(include_in_schema=False)
 
-REDOC_BUNDLE = ("redoc", "bundles", "redoc.standalone.js")
 REDOC_LOGO = b"https://cdn.redoc.ly/redoc/logo-mini.svg"
 BLANK_IMAGE = b"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E"
 #: What redoc 2.5.4's bundle puts in the <style> element it injects as it
@@ -109,14 +108,13 @@ async def redoc(request: Request) -> HTMLResponse:
 @router.get("/docs/redoc.js")
 def redoc_bundle() -> Response:
     """Redoc's standalone bundle from its npm package, its logo swapped."""
-    for base in node_modules_dirs():
-        path = base.joinpath(*REDOC_BUNDLE)
-        if path.is_file():
-            return Response(
-                _without_logo(path),
-                media_type="text/javascript",
-                headers={"Cache-Control": "public, max-age=86400"},
-            )
+    path = package_path(REDOC_BUNDLE)
+    if path is not None:
+        return Response(
+            _without_logo(path),
+            media_type="text/javascript",
+            headers={"Cache-Control": "public, max-age=86400"},
+        )
     return PlainTextResponse(
         "Front-end package missing: run `npm ci` (or `bash dev.sh run`).", status_code=404
     )

@@ -22,24 +22,35 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
-from escoba.web import api, apidocs, assets, device_routes, email_routes, install, ops, routes
+from escoba.web import (
+    api,
+    apidocs,
+    assets,
+    device_routes,
+    email_routes,
+    install,
+    ops,
+    push_routes,
+    routes,
+)
+from escoba.web.analyses import AnalysisRunner
 from escoba.web.bridges import Hub, make_bridge
 from escoba.web.clock import Clock, SystemClock
 from escoba.web.command_path import RobotBrain
 from escoba.web.db import Database
 from escoba.web.deps import AppContext, lang_of
-from escoba.web.devices import Devices, LegacySeatsMiddleware
+from escoba.web.devices import Devices
 from escoba.web.dispatch import Dispatcher
 from escoba.web.email_channel import EmailChannel
 from escoba.web.errors import Busy, ServiceError
+from escoba.web.legacy_seats import LegacySeatsMiddleware
 from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.live import Broker, close_on_exit_signals
 from escoba.web.notices import Channel
 from escoba.web.push import PushChannel, Vapid
-from escoba.web.push import routes as push_routes
 from escoba.web.push.worker import PushWorker
 from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
-from escoba.web.security import BodyLimitMiddleware, GuardMiddleware
+from escoba.web.security import BodyLimitMiddleware, GuardMiddleware, HeaderLimitMiddleware
 from escoba.web.service import TableService
 from escoba.web.settings import Settings
 from escoba.web.story_routes import router as story_router
@@ -56,8 +67,9 @@ HTTP_ERRORS: Final = {404: "page_not_found", 405: "wrong_method"}
 GZIP_MIN_BYTES: Final = 512
 #: zlib's default (a board, ~10 KB, in ~0.2 ms); 9 saves under 1 % more, slower.
 GZIP_LEVEL: Final = 6
-#: Never compressed: an event stream (a compressor would hold its events back
-#: until enough of them filled a block), nor what is compressed already.
+#: Never compressed here: an event stream (a compressor would hold its events
+#: back until enough of them filled a block; a table page's stream gzips
+#: itself, flushed at each event: web/live.py), nor what is compressed already.
 GZIP_NEVER: Final = tuple(sorted({*DEFAULT_EXCLUDED_CONTENT_TYPES, "text/event-stream"}))
 
 
@@ -141,21 +153,30 @@ def create_app(
     serving: bool = False,
     channels: Sequence[Channel] | None = None,
 ) -> FastAPI:
-    """`serving`: this app is the process's only one (the ASGI entry point),
-    so it may tune the process's garbage collector at start-up; `channels`:
-    where notices go (default: those the settings configure)."""
+    """`serving`: this app is the process's only one, serving people (the
+    ASGI entry point): it refuses to start without the front-end packages
+    (`assets.require_front_end`: a loud error, not pages whose every htmx
+    request answers 404), and may tune the process's garbage collector at
+    start-up; `channels`: where notices go (default: those the settings
+    configure)."""
     settings = settings or Settings()
     core = build_core(settings, clock, rng, brain, migrate, channels)
     db, broker, hub, service = core.db, core.broker, core.hub, core.service
     runner: RobotRunner | InlineRobots
+    analyses: AnalysisRunner | None = None
     if settings.robot_inline:
-        runner = InlineRobots(service.play_robots)
+        runner = InlineRobots(service.play_robots)  # analyses: service.analyse_queued()
     else:
+        pool = ThinkingPool(settings.robot_processes)
+        analyses = AnalysisRunner(
+            service, pool, settings.robot_sweep_seconds, settings.analysis_worlds
+        )
+        service.on_analysis = analyses.wake
         runner = RobotRunner(
             service.robot_turn,
             service.robot_play,
             service.brain,
-            ThinkingPool(settings.robot_processes),
+            pool,
             settings.robot_delay,
             overdue=service.overdue_robot_tables,
             sweep_seconds=settings.robot_sweep_seconds,
@@ -184,6 +205,12 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if serving:
+            try:
+                assets.require_front_end()
+            except assets.FrontEndMissing as exc:
+                log.critical("not started: %s", exc)
+                raise
         loop = asyncio.get_running_loop()
         if isinstance(runner, RobotRunner):
             runner.start_pool()  # first: its worker processes fork from this one
@@ -200,6 +227,8 @@ def create_app(
             for table_id in await asyncio.to_thread(service.robot_tables):
                 runner.schedule(table_id)
             runner.start_sweeping()
+        if analyses is not None:
+            analyses.start(loop)  # takes up the rounds left queued or running
         if ctx.email is not None:
             ctx.email.start()
         log.info("started", extra={"live": hub.backend, "database": db.engine_name})
@@ -209,6 +238,8 @@ def create_app(
         restore_signals = close_on_exit_signals(broker, loop)
         yield
         restore_signals()
+        if analyses is not None:
+            await analyses.stop()
         if isinstance(runner, RobotRunner):
             await runner.stop()
         if ctx.email is not None:
@@ -238,6 +269,8 @@ def create_app(
         max_bytes=settings.max_body_bytes,
         timeout_seconds=settings.request_timeout_seconds,
     )
+    # outside the body's cap: a head over its cap is refused before any header is read
+    app.add_middleware(HeaderLimitMiddleware, max_bytes=settings.max_header_bytes)
     app.add_middleware(ClientTag)
     # outermost: every answer that is worth it, gzipped for a browser that
     # takes it (pages, fragments, the API's JSON, refusals); the static files

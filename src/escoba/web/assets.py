@@ -15,6 +15,15 @@ takes gzip: the pages' middleware leaves an answer already encoded alone.
 Our CSS and scripts are minified first (rcssmin, rjsmin: comments and
 spaces out, nothing renamed), so the repository keeps them commented and a
 browser gets about a third less.
+
+The page script is native ES modules (`static/js/`, loaded with
+`<script type="module">`). A module names another plainly
+(`import { x } from "./play.js"`); as served, each such name is the other's
+content-named one (`./play.3f2a9c1b04.js`), so a module's hash covers the
+modules it imports: a change anywhere renames every module above it, and a
+browser never mixes two releases' modules. `module_urls(entry)` lists a
+module and all it imports, for the page's `<link rel="modulepreload">`: the
+browser fetches them at once instead of one import after another.
 """
 
 from __future__ import annotations
@@ -23,6 +32,8 @@ import gzip
 import hashlib
 import mimetypes
 import os
+import posixpath
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -68,6 +79,8 @@ VENDOR_FILES: Final = {
     "swagger-ui-bundle.js": ("swagger-ui-dist", "swagger-ui-bundle.js"),
     "swagger-ui.css": ("swagger-ui-dist", "swagger-ui.css"),
 }
+#: Redoc's bundle, for /redoc (web/apidocs.py serves it with its logo swapped).
+REDOC_BUNDLE: Final = ("redoc", "bundles", "redoc.standalone.js")
 
 
 @dataclass(frozen=True)
@@ -146,6 +159,60 @@ def minified(name: str, body: bytes) -> bytes:
     return body
 
 
+#: A static import or re-export of one of our modules, by a relative name:
+#: `from "./play.js"`, `import "./x.js"`, `import("./x.js")`.
+_MODULE_NAME: Final = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}/[\w./-]+\.js)\2""")
+
+
+class ModuleError(ValueError):
+    """A module imports a file that is not in `static/`, or imports round
+    in a circle: the app refuses to start rather than serve a page whose
+    script fails in the browser."""
+
+
+def module_imports(name: str, body: bytes) -> list[str]:
+    """The static files a module imports, by their names in `static/`."""
+    here = posixpath.dirname(name)
+    return [
+        posixpath.normpath(posixpath.join(here, m[3])) for m in _MODULE_NAME.finditer(body.decode())
+    ]
+
+
+def link_modules(files: Mapping[str, bytes]) -> dict[str, Asset]:
+    """Every file as an `Asset`, each module's imports renamed to the
+    content-named files (after theirs, so a hash covers what it imports)."""
+    assets: dict[str, Asset] = {}
+
+    def visit(name: str, path: tuple[str, ...]) -> Asset:
+        done = assets.get(name)
+        if done is not None:
+            return done
+        if name in path:
+            circle = " → ".join((*path[path.index(name) :], name))
+            raise ModuleError(f"the page's modules import in a circle: {circle}")
+        body = files[name]
+        if name.endswith(".js"):
+            here = posixpath.dirname(name)
+
+            def renamed(m: re.Match[str]) -> str:
+                wanted = posixpath.normpath(posixpath.join(here, m[3]))
+                if wanted not in files:
+                    raise ModuleError(f"static/{name} imports {m[3]}, which is not in static/")
+                target = hashed_name(wanted, visit(wanted, (*path, name)).digest)
+                relative = posixpath.relpath(target, here or ".")
+                if not relative.startswith("."):
+                    relative = f"./{relative}"
+                return f"{m[1]}{m[2]}{relative}{m[2]}"
+
+            body = _MODULE_NAME.sub(renamed, body.decode()).encode()
+        asset = assets[name] = Asset.of(name, body)
+        return asset
+
+    for name in files:
+        visit(name, ())
+    return assets
+
+
 def _static_files() -> Iterator[tuple[str, bytes]]:
     for path in sorted(STATIC_DIR.rglob("*")):
         if path.is_file():
@@ -156,20 +223,17 @@ def _static_files() -> Iterator[tuple[str, bytes]]:
 
 
 def node_modules_dirs() -> list[Path]:
-    """Where `npm ci` put the packages: $ESCOBA_NODE_MODULES, the working
-    directory, or the repository root of an editable install."""
-    dirs = []
+    """Where `npm ci` put the packages: $ESCOBA_NODE_MODULES alone when it
+    is set (an operator who names the place means that place), else the
+    working directory's or the repository root's of an editable install."""
     if env := os.environ.get("ESCOBA_NODE_MODULES"):
-        dirs.append(Path(env))
-    dirs.append(Path.cwd() / "node_modules")
-    dirs.append(PACKAGE_DIR.parent.parent / "node_modules")
-    return dirs
+        return [Path(env)]
+    return [Path.cwd() / "node_modules", PACKAGE_DIR.parent.parent / "node_modules"]
 
 
-def vendor_path(name: str) -> Path | None:
-    parts = VENDOR_FILES.get(name)
-    if parts is None:
-        return None
+def package_path(parts: tuple[str, ...]) -> Path | None:
+    """Where a front-end package's file is (the first of `node_modules_dirs`
+    that has it), or None."""
     for base in node_modules_dirs():
         path = base.joinpath(*parts)
         if path.is_file():
@@ -177,10 +241,40 @@ def vendor_path(name: str) -> Path | None:
     return None
 
 
+def vendor_path(name: str) -> Path | None:
+    parts = VENDOR_FILES.get(name)
+    return None if parts is None else package_path(parts)
+
+
+class FrontEndMissing(RuntimeError):
+    """The front-end packages are not installed: pages would load, and then
+    every htmx request would answer 404, so the app refuses to start."""
+
+
+def missing_front_end() -> list[str]:
+    """The front-end files the app serves that are not in node_modules (as
+    `htmx.org/dist/htmx.min.js`): none after `npm ci`."""
+    wanted = [*VENDOR_FILES.values(), REDOC_BUNDLE]
+    return ["/".join(parts) for parts in wanted if package_path(parts) is None]
+
+
+def require_front_end() -> None:
+    """Raise `FrontEndMissing`, naming the fix, unless every front-end file
+    is there: a server without them would serve pages that cannot play."""
+    missing = missing_front_end()
+    if missing:
+        places = ", ".join(str(d) for d in node_modules_dirs())
+        raise FrontEndMissing(
+            f"the front-end packages are not installed ({', '.join(missing)} not found in "
+            f"{places}): run `npm ci` in the repository (or `bash dev.sh run`), or point "
+            "ESCOBA_NODE_MODULES at the node_modules that has them"
+        )
+
+
 @lru_cache(maxsize=1)
 def static_shelf() -> Shelf:
     """`static/` and the card sprites, read once."""
-    return Shelf("/static", {name: Asset.of(name, body) for name, body in _static_files()})
+    return Shelf("/static", link_modules(dict(_static_files())))
 
 
 @lru_cache(maxsize=1)
@@ -202,6 +296,32 @@ def load() -> None:
 def static_url(name: str) -> str:
     """The URL pages give for `static/<name>` (or a card sprite)."""
     return static_shelf().url(name)
+
+
+def module_urls(entry: str) -> list[str]:
+    """The content-named URLs of the modules `static/<entry>` imports, near
+    or far, each once (the page preloads them beside the entry's own
+    `<script type="module">`)."""
+    shelf = static_shelf()
+    found: list[str] = []
+
+    def walk(name: str) -> None:
+        if name not in shelf.files or not name.endswith(".js"):
+            return
+        for wanted in module_imports(name, _plain_body(name)):
+            if wanted not in found:
+                found.append(wanted)
+                walk(wanted)
+
+    walk(entry)
+    return [shelf.url(name) for name in found]
+
+
+@lru_cache(maxsize=64)
+def _plain_body(name: str) -> bytes:
+    """A module minified, its imports by their plain names (comments out:
+    an import in a comment is no import)."""
+    return minified(name, (STATIC_DIR / name).read_bytes())
 
 
 def vendor_url(name: str) -> str:

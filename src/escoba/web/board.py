@@ -15,7 +15,7 @@ from typing import Final
 from markupsafe import Markup, escape
 
 from escoba.bots import SEATABLE
-from escoba.engine import Claim, Phase, Play, View
+from escoba.engine import Claim, Phase, Play, RuleSet, View
 from escoba.engine.cards import NOTATION, VALUE
 from escoba.engine.scoring import leftover_check
 from escoba.engine.seats import seats_of_side
@@ -111,7 +111,7 @@ class RoundTable:
     rows: tuple[SummaryRow, ...]
     leftover: Markup | None
     setenta: bool = False  # la setenta replaced «most sevens» in this round
-    leftover_check: str | None = None  # «Restos: 25 = 10 + 15»
+    leftover_check: str | None = None  # «Cuenta de los restos: suman 25 = 10 + 15 (…)»
     rules: str = ""  # which rules the round was played under (say_rules)
 
 
@@ -221,7 +221,12 @@ def _text(message: str) -> Markup:
 
 def side_label(side: int, view: View, names: tuple[Markup, ...], lang: str = "es") -> Markup:
     """«Ana» alone, or «Ana y Tito» for a pair."""
-    members = [_name(names, s, lang) for s in seats_of_side(side, view.players)]
+    return side_name(side, view.players, names, lang)
+
+
+def side_name(side: int, players: int, names: tuple[Markup, ...], lang: str = "es") -> Markup:
+    """A side of a game of `players` by its players' names (`side_label`)."""
+    members = [_name(names, s, lang) for s in seats_of_side(side, players)]
     return and_list(members, lang)
 
 
@@ -299,17 +304,21 @@ def describe_action(
     return text + " — ¡ESCOBA!" if action.escoba else text
 
 
-def _round_table(
+def round_table(
     summary: RoundSummary,
-    view: View,
+    players: int,
+    rules: RuleSet,
     names: tuple[Markup, ...],
-    winners: tuple[int, ...],
+    winners: tuple[int, ...] = (),
+    my_side: int | None = None,
     lang: str = "es",
 ) -> RoundTable:
+    """A finished round's score table, per side: the round's summary on the
+    board, and each round of the game's readable record."""
     tr = translations(lang)
     rows = tuple(
         SummaryRow(
-            label=side_label(side, view, names, lang),
+            label=side_name(side, players, names, lang),
             escobas=score.escobas,
             cards=score.cards,
             diamonds=score.diamonds,
@@ -317,7 +326,7 @@ def _round_table(
             seven_of_diamonds=score.seven_of_diamonds,
             points=score.points,
             total=summary.totals[side],
-            is_yours=view.my_side == side,
+            is_yours=my_side == side,
             is_winner=side in winners,
             points_escobas=score.points_escobas,
             points_cards=score.points_cards,
@@ -350,13 +359,13 @@ def _round_table(
         number=summary.number,
         rows=rows,
         leftover=leftover,
-        setenta=view.rules.setenta,
+        setenta=rules.setenta,
         leftover_check=(
             say("leftover_check", lang, check=leftover_sum(*leftover_check(left.cards)))
             if left.cards
             else None
         ),
-        rules=say_rules(view.rules, lang),
+        rules=say_rules(rules, lang),
     )
 
 
@@ -453,7 +462,9 @@ def board_model(
     winners = view.result.winners if view.result is not None else ()
     summary = None
     if view.phase is not Phase.PLAYING and view.last_round is not None:
-        summary = _round_table(view.last_round, view, names, winners, lang)
+        summary = round_table(
+            view.last_round, view.players, view.rules, names, winners, view.my_side, lang
+        )
     return Board(
         players=view.players,
         phase=view.phase,

@@ -9,21 +9,17 @@ once and skips their echo. `Hub` is the service's notifier over both."""
 from __future__ import annotations
 
 import logging
-import secrets
-import threading
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
-from escoba.web.live import Broker
+from escoba.web.listening import CHANNEL, ListenerThread, encode_news
+from escoba.web.live import Broker, acting
 
 log = logging.getLogger("escoba.live")
-
-CHANNEL = "escoba_live"
 
 
 class Bridge(Protocol):
@@ -67,9 +63,11 @@ class Hub:
         if self.bridge is not None:
             self.bridge.announce(conn, table_id, version)
 
-    def publish(self, table_id: int, version: int) -> None:
-        """After the commit: the local streams hear at once."""
-        self.broker.publish(table_id, version)
+    def publish(self, table_id: int, version: int, mover: int | None = None) -> None:
+        """After the commit: the local streams hear at once, those of the
+        seat `mover` (whose command it was) last (`live.acting`)."""
+        with acting(mover):
+            self.broker.publish(table_id, version)
         if self.bridge is not None:
             try:
                 self.bridge.publish(table_id, version)
@@ -83,79 +81,6 @@ class Hub:
     @property
     def healthy(self) -> bool:
         return self.bridge is None or self.bridge.healthy
-
-
-def _encode(origin: str, table_id: int, version: int) -> str:
-    return f"{table_id}:{version}:{origin}"
-
-
-def _decode(payload: str) -> tuple[int, int, str] | None:
-    parts = payload.split(":", 2)
-    if len(parts) != 3:
-        return None
-    try:
-        return int(parts[0]), int(parts[1]), parts[2]
-    except ValueError:
-        return None
-
-
-class ListenerThread(ABC):
-    """A daemon thread that keeps a subscription open, reconnecting with a
-    growing pause after a failure."""
-
-    def __init__(self, name: str) -> None:
-        self.origin = secrets.token_hex(8)
-        self._name = name
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._receive: Callable[[int, int], None] = lambda table_id, version: None
-        self.connected = threading.Event()
-
-    def start(self, receive: Callable[[int, int], None]) -> None:
-        self._receive = receive
-        self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._close_listener()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    @property
-    def healthy(self) -> bool:
-        return self.connected.is_set()
-
-    def _handle(self, payload: str) -> None:
-        decoded = _decode(payload)
-        if decoded is None:
-            return
-        table_id, version, origin = decoded
-        if origin != self.origin:
-            self._receive(table_id, version)
-
-    def _run(self) -> None:
-        pause = 0.1
-        while not self._stop.is_set():
-            try:
-                self._listen()
-                pause = 0.1
-            except Exception:
-                if self._stop.is_set():
-                    return
-                log.warning("live listener lost its connection; reconnecting", exc_info=True)
-            finally:
-                self.connected.clear()
-            self._stop.wait(pause)
-            pause = min(pause * 2, 5.0)
-
-    @abstractmethod
-    def _listen(self) -> None:
-        """Hold one subscription open until stopped, calling `_handle` for
-        each message (PostgreSQL LISTEN or Redis SUBSCRIBE)."""
-
-    def _close_listener(self) -> None:
-        return None
 
 
 class PostgresBridge(ListenerThread):
@@ -183,7 +108,7 @@ class PostgresBridge(ListenerThread):
     def announce(self, conn: Connection, table_id: int, version: int) -> None:
         conn.exec_driver_sql(
             "SELECT pg_notify(%(channel)s, %(payload)s)",
-            {"channel": CHANNEL, "payload": _encode(self.origin, table_id, version)},
+            {"channel": CHANNEL, "payload": encode_news(self.origin, table_id, version)},
         )
 
     def publish(self, table_id: int, version: int) -> None:
@@ -223,7 +148,7 @@ class RedisBridge(ListenerThread):
         return None  # Redis is outside the database's transaction: publish
 
     def publish(self, table_id: int, version: int) -> None:
-        self._client.publish(CHANNEL, _encode(self.origin, table_id, version))
+        self._client.publish(CHANNEL, encode_news(self.origin, table_id, version))
 
     def stop(self) -> None:
         super().stop()

@@ -12,7 +12,13 @@ from escoba.web.command_path import CommandPath, Outcome
 from escoba.web.errors import Forbidden, Invalid, RateLimited
 from escoba.web.models import ChatRow
 from escoba.web.pages import ChatLine
-from escoba.web.spoofing import strip_bidi_controls
+from escoba.web.spoofing import (
+    MAX_MARKS_PER_LETTER,
+    most_marks_on_a_letter,
+    shows_something,
+    strip_bidi_controls,
+    strip_invisible,
+)
 from escoba.web.store import Credential, TableTx, find_seat
 
 CHAT_SHOWN = 50
@@ -32,9 +38,13 @@ _CHAT_AFTER = (
 
 class Chat(CommandPath):
     def chat(self, invite: str, token: Credential, text: str) -> Outcome:
-        text = clean_chat(text)
-        if not text:
+        if not text.strip():
             raise Invalid("empty_chat")
+        text = clean_chat(text)
+        if not shows_something(text):  # only what draws nothing
+            raise Invalid("invisible_chat")
+        if most_marks_on_a_letter(text) > MAX_MARKS_PER_LETTER:
+            raise Invalid("too_many_marks", limit=MAX_MARKS_PER_LETTER)
         if len(text) > self.settings.chat_max_length:
             raise Invalid("chat_too_long", limit=self.settings.chat_max_length)
         now = self.clock.now()
@@ -76,7 +86,7 @@ def read_chat(conn: Connection, table_id: int, after: int) -> list[ChatLine]:
             id=r.id,
             position=r.position,
             name=r.name,
-            text=strip_bidi_controls(r.text),  # lines kept before they were cleaned
+            text=strip_invisible(strip_bidi_controls(r.text)),  # lines kept before the cleaning
             at=r.created_at,
         )
         for r in reversed(rows)
@@ -87,9 +97,11 @@ def clean_chat(text: str) -> str:
     """A chat line as it is kept: a line break or tab becomes a space, other
     control characters go (PostgreSQL refuses a NUL byte), and so do the
     bidi embeddings, overrides and isolates, which would turn around what
-    follows them on screen. Other format characters stay: the joiner inside
-    an emoji such as 👨‍💻 is one."""
+    follows them on screen, and the characters that draw nothing (zero-width
+    spaces, a byte-order mark, U+3164 and its kin: `strip_invisible`). What
+    shapes visible text stays: the joiner inside an emoji such as 👨‍💻,
+    ZWNJ in Persian, a direction mark."""
     kept = (
         (" " if ch.isspace() else "") if unicodedata.category(ch) == "Cc" else ch for ch in text
     )
-    return strip_bidi_controls("".join(kept)).strip()
+    return strip_invisible(strip_bidi_controls("".join(kept))).strip()

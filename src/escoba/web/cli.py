@@ -24,13 +24,16 @@ def serve(
     """Apply the migrations, then serve the web app (DATABASE_URL, default SQLite).
     Several workers share live updates through PostgreSQL LISTEN/NOTIFY (or
     Redis with ESCOBA_REDIS_URL); behind a proxy, see docs/deploy.md. A
-    request's head must arrive within ESCOBA_REQUEST_TIMEOUT_SECONDS
-    (escoba.web.protocol), and a stop (SIGTERM) takes at most a few seconds."""
+    request's head must arrive within ESCOBA_REQUEST_TIMEOUT_SECONDS and fit
+    in ESCOBA_MAX_HEADER_BYTES (escoba.web.protocol), and a stop (SIGTERM)
+    takes at most a few seconds."""
     import uvicorn
+    from sqlalchemy.engine import make_url
 
+    from escoba.web.assets import FrontEndMissing, require_front_end
     from escoba.web.db import migrate
     from escoba.web.logs import log_config
-    from escoba.web.protocol import HeadDeadlineProtocol
+    from escoba.web.protocol import HeadLimitsProtocol
 
     settings = Settings()
     if workers > 1 and settings.live in ("local", "sqlite"):
@@ -39,8 +42,16 @@ def serve(
             "so that live updates reach every process",
             param_hint="--workers",
         )
+    try:
+        require_front_end()  # before anything: pages without htmx cannot play
+    except FrontEndMissing as exc:
+        typer.echo(f"escoba: not started: {exc}", err=True)
+        raise typer.Exit(1) from None
+    database = make_url(settings.sqlalchemy_url).render_as_string(hide_password=True)
+    typer.echo(f"escoba: applying migrations ({database})", err=True)
     migrate(settings.sqlalchemy_url)
-    typer.echo(f"Escoba at http://{host}:{port}/  (database: {settings.sqlalchemy_url})")
+    shown = f"[{host}]" if ":" in host else host  # an IPv6 address, as a URL writes it
+    typer.echo(f"escoba: serving on http://{shown}:{port}/ (Ctrl-C stops it)", err=True)
     uvicorn.run(
         "escoba.web.asgi:app",
         host=host,
@@ -49,7 +60,7 @@ def serve(
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
         log_config=log_config(settings.log_format, settings.log_level),
-        http=HeadDeadlineProtocol,
+        http=HeadLimitsProtocol,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
 

@@ -63,8 +63,9 @@ class Notifier(Protocol):
         """Inside the command's transaction, before it commits (PostgreSQL's
         NOTIFY rides it: sent only if it commits, on no connection of its own)."""
 
-    def publish(self, table_id: int, version: int) -> None:
-        """Once the command has committed."""
+    def publish(self, table_id: int, version: int, mover: int | None = None) -> None:
+        """Once the command has committed; `mover`: the id of the seat whose
+        command it was (its own page has the new board already)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,12 +104,14 @@ class CommandPath:
         rng: random.Random | None = None,
         on_robot_turn: Callable[[int], None] | None = None,
         on_commit: Callable[[Commit], None] | None = None,
+        on_analysis: Callable[[], None] | None = None,
     ) -> None:
         """`brain` chooses the robots' moves (jobs.py); `rng` shuffles (the
         OS's CSPRNG unless a test injects a seed); `on_robot_turn` hears of
         each table a command leaves with a robot on turn; `on_commit` of
         every command once it committed (it must only take note: it runs on
-        the command's own path)."""
+        the command's own path); `on_analysis` of a round's analysis
+        queued (escoba.web.analyses)."""
         self.db = db
         self.settings = settings
         self.clock = clock
@@ -119,6 +122,7 @@ class CommandPath:
         self.rng = rng or random.SystemRandom()
         self.on_robot_turn = on_robot_turn
         self.on_commit = on_commit
+        self.on_analysis = on_analysis
 
     def _command(
         self,
@@ -166,11 +170,16 @@ class CommandPath:
             "command",
             extra={"table_id": outcome.table_id, "version": outcome.version, "invite": invite},
         )
-        self.notifier.publish(outcome.table_id, outcome.version)
+        actor = find_seat(table.seats, token) if token else None
+        self.notifier.publish(
+            outcome.table_id, outcome.version, mover=None if actor is None else actor.id
+        )
         if self.on_commit is not None:
             self.on_commit(committed(tx, state, self.clock.now()))
         if robot_next and self.on_robot_turn is not None:
             self.on_robot_turn(outcome.table_id)
+        if tx.analysis_rows and self.on_analysis is not None:
+            self.on_analysis()
         return outcome
 
     # ------------------------------------------------------------------
@@ -209,6 +218,24 @@ class CommandPath:
         tx.state_json = live_state_to_dict(state)
         if before is None or before.finished_rounds != state.finished_rounds:
             tx.rounds_json = rounds_to_list(state.finished_rounds)
+            # each round it finished is analysed, queued in this transaction
+            known = {r.number for r in before.finished_rounds} if before is not None else set()
+            now = self.clock.now()
+            tx.analysis_rows.extend(
+                {
+                    "table_id": table.id,
+                    "game_number": table.game_number,
+                    "round": r.number,
+                    "status": "queued",
+                    "done": 0,
+                    "total": len(r.actions),
+                    "analysis": None,
+                    "created_at": now,
+                    "updated_at": now,
+                }
+                for r in state.finished_rounds
+                if r.number not in known
+            )
         tx.state = state
         if turn_started or before is None or before.round.turn != state.turn:
             table.turn_since = self.clock.now()

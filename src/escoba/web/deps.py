@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 DECK_COOKIE = "deck"
 #: «Confirmar jugadas»: "on" when this browser wants a play to wait for CONFIRMAR.
 CONFIRM_COOKIE = "confirm"
+#: The device's last choice of the coach: a seat it takes next starts with it.
+COACH_COOKIE = "coach"
 
 
 @dataclass
@@ -78,15 +80,16 @@ def held_seat(request: Request, invite: str) -> HeldSeat | None:
 
 
 def hold_seat(request: Request, response: Response, invite: str, token: str) -> None:
-    """Let this browser hold a seat it was just given (creating its device,
-    and its one cookie, on its first seat)."""
+    """Let this browser hold a seat its person just took (creating its
+    device, and its one cookie, on its first seat); the device remembers the
+    seat's name for the next table's «Tu nombre»."""
     ctx: AppContext = request.app.state.ctx
     device = device_of(request)
     if device is None:
         made = ctx.devices.create(request.headers.get("user-agent"))
         device = request.scope.setdefault("state", {})["device"] = made.device
         set_device_cookie(response, ctx.settings, made.cookie)
-    ctx.devices.hold(device.id, invite, token)
+    ctx.devices.hold(device.id, invite, token, sat=True)
 
 
 def set_device_cookie(response: Response, settings: Settings, value: str) -> None:

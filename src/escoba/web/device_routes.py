@@ -23,11 +23,13 @@ from escoba.web.deps import (
     public_base_url,
     set_device_cookie,
 )
-from escoba.web.errors import Conflict, Forbidden, RateLimited, ServiceError
+from escoba.web.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
+from escoba.web.my_tables import arrivals, arrivals_query
 from escoba.web.my_tables_live import ListStream
 from escoba.web.routes import html_response, is_htmx, limits_of, refusal
 from escoba.web.templating import environment, refusal_text, render_page
 from escoba.web.transfers import TransferCode, parse_code, show_code
+from escoba.words import say
 
 log = logging.getLogger("escoba.web")
 
@@ -38,9 +40,12 @@ router = APIRouter(include_in_schema=False)
 
 
 def home_context(request: Request) -> dict[str, Any]:
-    """What the home page shows of this browser's tables."""
+    """What the home page shows of this browser's tables (and of those a
+    code just brought it: `?llegadas=`, from `follow`)."""
     ctx: AppContext = request.app.state.ctx
-    return {"mine": my_tables_of(request), "now": ctx.service.clock.now()}
+    mine = my_tables_of(request)
+    came = arrivals(mine, request.query_params.get("llegadas"))
+    return {"mine": mine, "arrived": came, "now": ctx.service.clock.now()}
 
 
 @router.get("/my-tables")
@@ -162,7 +167,7 @@ async def follow(
     request: Request, ctx: ContextDep, code: Annotated[str, Form(max_length=200)] = ""
 ) -> Response:
     """Redeem a code: this browser's device (made now if it has none) gains
-    its seats; then the table, or the list."""
+    its seats; then the table, or the list, each saying what came."""
     device = device_of(request)
     try:
         done = ctx.service.redeem(
@@ -173,12 +178,33 @@ async def follow(
         lang = lang_of(request)
         error = refusal_text(exc, lang, limits_of(request))
         return _follow_page(request, code[:64], error=error, status_code=exc.status)
-    target = f"/t/{done.invites[0]}" if len(done.invites) == 1 and not done.whole_list else "/"
+    # one seat: its table, which says it came; a list: Mis mesas, saying what came
+    if len(done.invites) == 1 and not done.whole_list:
+        target = f"/t/{done.invites[0]}?llegada=1"
+    else:
+        target = "/?llegadas=" + arrivals_query(done.invites) if done.invites else "/"
     response = RedirectResponse(target, status_code=303)
     if done.new_secret is not None:
         set_device_cookie(response, ctx.settings, ctx.devices.cookie(done.new_secret))
     log.info("transfer redeemed", extra={"tables": len(done.invites)})
     return response
+
+
+@router.get("/t/{invite}/continue/{token}")
+async def retired_continue_link(
+    invite: str, token: str, request: Request, ctx: ContextDep
+) -> Response:
+    """The old permanent links with a seat's token in them (the API handed
+    them out once) are retired: a URL ends in browser histories and proxy
+    logs. The token is never looked at. The page says how a seat moves now,
+    with the code's form right there, and offers to watch the table."""
+    try:
+        ctx.service.table_id(invite)
+        table_url: str | None = f"/t/{invite}"
+    except NotFound:
+        table_url = None
+    error = say("old_seat_link", lang_of(request))
+    return _follow_page(request, "", error=error, status_code=410, table_url=table_url)
 
 
 def _follow_page(
@@ -187,6 +213,7 @@ def _follow_page(
     error: str | None = None,
     status_code: int = 200,
     from_link: bool = False,
+    table_url: str | None = None,
 ) -> Response:
     body = render_page(
         "follow.html",
@@ -195,6 +222,7 @@ def _follow_page(
         code=code,
         error=error,
         from_link=from_link,
+        table_url=table_url,
         next_path="/seguir",
     )
     return html_response(body, status_code)

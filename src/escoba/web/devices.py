@@ -23,13 +23,10 @@ from typing import Any, cast
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import Connection, Table, and_, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from starlette.requests import cookie_parser
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from escoba.web.clock import Clock
 from escoba.web.db import Database
 from escoba.web.models import DeviceRow, DeviceSeatRow, SeatRow, TableRow
-from escoba.web.settings import Settings
 from escoba.web.store import HeldSeat, hash_token, is_invite, new_token
 
 log = logging.getLogger("escoba.devices")
@@ -53,6 +50,7 @@ class Device:
 
     id: int
     label: str
+    name: str | None = None  # the name its person last sat down with
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +118,7 @@ class Devices:
             return None
         with self.db.snapshot() as conn:
             row = conn.execute(
-                select(_D.c.id, _D.c.label, _D.c.last_seen_at).where(
+                select(_D.c.id, _D.c.label, _D.c.name, _D.c.last_seen_at).where(
                     _D.c.key_hash == hash_token(secret)
                 )
             ).first()
@@ -130,7 +128,7 @@ class Devices:
         if now - row.last_seen_at > SEEN_EVERY:
             with self.db.write() as conn:
                 conn.execute(update(_D).where(_D.c.id == row.id).values(last_seen_at=now))
-        return Device(row.id, row.label)
+        return Device(row.id, row.label, row.name)
 
     def create(self, user_agent: str | None) -> NewDevice:
         with self.db.write() as conn:
@@ -144,19 +142,24 @@ class Devices:
     # ------------------------------------------------------------------
     # Seats
 
-    def hold(self, device_id: int, invite: str, token: str) -> bool:
+    def hold(self, device_id: int, invite: str, token: str, sat: bool = False) -> bool:
         """Let this device hold the seat `token` opens at table `invite`
-        (again, if it already does); False if no such seat."""
+        (again, if it already does); False if no such seat. `sat`: its
+        person has just taken the seat (made the table, sat down, opened its
+        link), so the device remembers the seat's name for the next table's
+        «Tu nombre»."""
         now = self.clock.now()
         with self.db.write() as conn:
-            seat_id = conn.scalar(
-                select(_S.c.id)
+            seat = conn.execute(
+                select(_S.c.id, _S.c.name)
                 .join(_T, _T.c.id == _S.c.table_id)
                 .where(_T.c.invite == invite, _S.c.token_hash == hash_token(token))
-            )
-            if seat_id is None:
+            ).first()
+            if seat is None:
                 return False
-            _hold(conn, device_id, seat_id, now)
+            _hold(conn, device_id, seat.id, now)
+            if sat:
+                conn.execute(update(_D).where(_D.c.id == device_id).values(name=seat.name))
         return True
 
     def held(self, device_id: int, invite: str) -> HeldSeat | None:
@@ -221,6 +224,22 @@ def hold_seat_id(conn: Connection, device_id: int, seat_id: int, now: datetime) 
     _hold(conn, device_id, seat_id, now)
 
 
+def name_if_unnamed(conn: Connection, device_id: int, seat_ids: list[int]) -> None:
+    """A device that never sat down (a new phone given seats by a code)
+    takes the name of the newest of these seats for its next «Tu nombre»;
+    one that has a name of its own keeps it. In the caller's transaction."""
+    if not seat_ids:
+        return
+    newest = (
+        select(_S.c.name)
+        .where(_S.c.id.in_(seat_ids))
+        .order_by(_S.c.joined_at.desc(), _S.c.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    conn.execute(update(_D).where(_D.c.id == device_id, _D.c.name.is_(None)).values(name=newest))
+
+
 def _hold(conn: Connection, device_id: int, seat_id: int, now: datetime) -> None:
     exists = conn.scalar(
         select(_DS.c.seat_id).where(and_(_DS.c.device_id == device_id, _DS.c.seat_id == seat_id))
@@ -260,70 +279,3 @@ def legacy_token(signer: URLSafeSerializer, raw: str | None, invite: str) -> str
         return None
     token = data.get("t")
     return token if isinstance(token, str) else None
-
-
-class LegacySeatsMiddleware:
-    """Moves a browser off the old per-table seat cookies: on a request that
-    carries any (`seat_<invite>`), its seats become its device's (the device
-    made if it has none), the request goes on with the device cookie in place
-    of them, and the response deletes them and sets the device cookie."""
-
-    def __init__(self, app: ASGIApp, devices: Devices, settings: Settings) -> None:
-        self.app = app
-        self.devices = devices
-        self.settings = settings
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        raw = next((v for k, v in scope.get("headers", []) if k == b"cookie"), None)
-        if raw is None or LEGACY_PREFIX.encode() not in raw:  # the common case, unparsed
-            await self.app(scope, receive, send)
-            return
-        cookies = cookie_parser(raw.decode("latin-1"))
-        if not any(name.startswith(LEGACY_PREFIX) for name in cookies):
-            await self.app(scope, receive, send)
-            return
-        device = self.devices.identify(cookies.get(DEVICE_COOKIE))
-        new_cookie: str | None = None
-        if device is None:
-            user_agent = next(
-                (v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"user-agent"),
-                None,
-            )
-            made = self.devices.create(user_agent)
-            device, new_cookie = made.device, made.cookie
-        gone = self.devices.adopt_legacy(device.id, cookies)
-        kept = {k: v for k, v in cookies.items() if not k.startswith(LEGACY_PREFIX)}
-        if new_cookie is not None:
-            kept[DEVICE_COOKIE] = new_cookie
-        header = "; ".join(f"{k}={v}" for k, v in kept.items()).encode("latin-1")
-        scope = dict(scope)
-        scope["headers"] = [(k, v) for k, v in scope["headers"] if k != b"cookie"] + (
-            [(b"cookie", header)] if header else []
-        )
-        secure = self.settings.secure_cookies
-
-        async def send_with_cookies(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                for name in gone:
-                    headers.append((b"set-cookie", _expired(name).encode("latin-1")))
-                if new_cookie is not None:
-                    headers.append((b"set-cookie", _cookie(new_cookie, secure).encode("latin-1")))
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, send_with_cookies)
-
-
-def _expired(name: str) -> str:
-    return f'{name}=""; Max-Age=0; Path=/; HttpOnly; SameSite=lax'
-
-
-def _cookie(value: str, secure: bool) -> str:
-    flags = "; Secure" if secure else ""
-    return (
-        f"{DEVICE_COOKIE}={value}; Max-Age={COOKIE_MAX_AGE}; Path=/; HttpOnly; SameSite=lax{flags}"
-    )

@@ -4,6 +4,7 @@ starting the game (and dealing a new one: the rematch starts its game here)."""
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from dataclasses import dataclass
 
 from escoba.bots import SEATABLE
@@ -12,7 +13,13 @@ from escoba.engine.rules import SITE_TARGETS, TARGETS
 from escoba.web.command_path import CommandPath, Outcome
 from escoba.web.errors import Conflict, Forbidden, Invalid
 from escoba.web.pages import TableStatus
-from escoba.web.spoofing import has_visible_letter_or_digit, look_alike, looks_like_a_robot
+from escoba.web.spoofing import (
+    MAX_MARKS_PER_LETTER,
+    has_visible_letter_or_digit,
+    look_alike,
+    looks_like_a_robot,
+    most_marks_on_a_letter,
+)
 from escoba.web.store import (
     MAX_SEATS,
     Credential,
@@ -212,7 +219,8 @@ class Lobby(CommandPath):
         read it (a letter or digit that shows) and must not take it for a
         robot's (the pages mark robots; a person may not pass for one). Who
         else sits at the table is checked where the seat is taken."""
-        name = " ".join((name or "").split())
+        # composed (NFC): one spelling of «José» however the keyboard typed it
+        name = unicodedata.normalize("NFC", " ".join((name or "").split()))
         if not name:
             raise Invalid("empty_name")
         if len(name) > self.settings.name_max_length:
@@ -221,6 +229,8 @@ class Lobby(CommandPath):
             raise Invalid("bad_name")
         if not has_visible_letter_or_digit(name):
             raise Invalid("invisible_name")
+        if most_marks_on_a_letter(name) > MAX_MARKS_PER_LETTER:
+            raise Invalid("too_many_marks", limit=MAX_MARKS_PER_LETTER)
         if looks_like_a_robot(name, [r.display_name for r in SEATABLE.values()]):
             raise Invalid("robot_name")
         return name

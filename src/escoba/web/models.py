@@ -148,6 +148,9 @@ class DeviceRow(Base):
     label: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # the name its person last sat down with (the next «Tu nombre» starts
+    # with it); null until a seat is taken from it
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class DeviceSeatRow(Base):
@@ -286,3 +289,36 @@ class EmailOutboxRow(Base):
     next_try_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class RoundAnalysisRow(Base):
+    """The analysis of a finished round (escoba.web.analyses): queued when
+    the round ends, `running` with its progress (`done` of `total` actions),
+    then `done` with its «escoba-analysis/1» JSON."""
+
+    __tablename__ = "round_analyses"
+    __table_args__ = (
+        UniqueConstraint("table_id", "game_number", "round", name="uq_round_analysis"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    game_number: Mapped[int] = mapped_column(Integer)
+    round: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(8), index=True)  # queued, running, done
+    done: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    analysis: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SeatCoachRow(Base):
+    """A seat that turned the coach on (escoba.web.coaching): off unless here."""
+
+    __tablename__ = "seat_coaches"
+
+    seat_id: Mapped[int] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
+    )
+    since: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -13,6 +13,7 @@ each state's JSON (phase, turn, totals, winners), never the whole state.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -74,6 +75,7 @@ class ListedSide:
 class ListedTable:
     """One line of «Mis mesas»."""
 
+    table_id: int
     invite: str
     group: Group
     status: TableStatus
@@ -122,6 +124,28 @@ class MyTables:
         """The non-empty groups, in order."""
         found = ((g, self.group(g)) for g in GROUPS)
         return tuple((g, tables) for g, tables in found if tables)
+
+
+@dataclass(frozen=True, slots=True)
+class Elsewhere:
+    """A table page's way on: the viewer's other tables that wait for them
+    (the list's `YOUR_TURN` group, in its order: the one waiting longest
+    first), where «Siguiente mesa (N)» leads; and the ids of all the other
+    tables of the list, whose changes may bring more (a page's live stream
+    listens to them: web/my_tables_live.py)."""
+
+    invites: tuple[str, ...] = ()
+    table_ids: frozenset[int] = frozenset()  # read only for a stream (`listening`)
+
+    @property
+    def next(self) -> str | None:
+        return self.invites[0] if self.invites else None
+
+    @property
+    def digest(self) -> int:
+        """The same tables waiting, the same number (in every process): what
+        a page's stream compares (`?elsewhere=` says what its board shows)."""
+        return zlib.crc32(" ".join(self.invites).encode())
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +208,8 @@ _LIST = (
     .where(_T.c.id.in_(_DEVICE_TABLES), _LISTED)
     .order_by(_T.c.id, _S.c.position)
 )
+#: the list's games being played (what may wait on the device: `elsewhere`)
+_PLAYING = _LIST.where(_T.c.status == TableStatus.PLAYING.value)
 _STATE = _T.c.state
 #: the few values of the states the cache did not have, read inside the JSON
 _GLANCES = select(
@@ -197,6 +223,8 @@ _GLANCES = select(
 ).where(_T.c.id.in_(bindparam("ids", expanding=True)))
 #: the listed tables' ids and versions: what the list's mark is made of
 _MARK = select(_T.c.id, _T.c.version).where(_T.c.id.in_(_DEVICE_TABLES), _LISTED)
+#: the listed tables' ids and invites (a table page listens to the others)
+_LISTED_IDS = select(_T.c.id, _T.c.invite).where(_T.c.id.in_(_DEVICE_TABLES), _LISTED)
 
 
 class Listing(CommandPath):
@@ -218,6 +246,36 @@ class Listing(CommandPath):
         tables.sort(key=_order)
         mark = _mark(len(by_table), sum(seats[0].version for seats in by_table.values()))
         return MyTables(tuple(tables), mark)
+
+    def elsewhere(self, device_id: int, invite: str, listening: bool = False) -> Elsewhere:
+        """The device's tables other than `invite` that wait for it: the
+        list's `YOUR_TURN` group, in its order, read as the list reads it
+        (the same statement, its games only, the same `_why`) but with none
+        of the rest a line shows, since every board of a table page asks
+        (bench/RESULTS-my-tables.md). `listening`: with the ids of all the
+        list's tables too (one small statement more: what a live stream
+        listens to)."""
+        now = self.clock.now()
+        params = {"device": device_id, "cutoff": self._finished_cutoff(now)}
+        hours = self.settings.absence_hours
+        with self.db.snapshot() as conn:
+            by_table: dict[int, list[Any]] = {}
+            for row in conn.execute(_PLAYING, params):
+                if row.invite != invite:
+                    by_table.setdefault(row.id, []).append(row)
+            glances = self._glances(conn, [seats[0] for seats in by_table.values()])
+            others = (
+                frozenset(r.id for r in conn.execute(_LISTED_IDS, params) if r.invite != invite)
+                if listening
+                else frozenset()
+            )
+        waiting = sorted(
+            (seats[0].turn_since, table_id, seats[0].invite)
+            for table_id, seats in by_table.items()
+            if (glance := glances.get(table_id)) is not None
+            and _why(glance, seats, seats[0].turn_since, now, hours) is not None
+        )
+        return Elsewhere(tuple(w[2] for w in waiting), others)
 
     def my_tables_mark(self, device_id: int) -> tuple[int, tuple[int, ...]]:
         """The list's `mark` now, and the ids of its tables (what a live
@@ -255,6 +313,43 @@ class Listing(CommandPath):
                     None if row.winners is None else tuple(row.winners),
                 )
         return found
+
+
+#: how many tables a redirect after «Seguir en otro dispositivo» names (past
+#: that, their number alone: the address stays short)
+ARRIVALS_NAMED: Final = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Arrivals:
+    """What a code just brought to this browser, as the home page says it
+    («Ya tienes tus 3 mesas en este dispositivo»): `tables`, those of the
+    list it names (marked there), and how many came."""
+
+    tables: tuple[ListedTable, ...]
+    count: int
+
+    @property
+    def invites(self) -> frozenset[str]:
+        return frozenset(t.invite for t in self.tables)
+
+
+def arrivals_query(invites: Sequence[str]) -> str:
+    """The home page's `llegadas` for the tables a code brought: their
+    invites, or past `ARRIVALS_NAMED` their number."""
+    return ",".join(invites) if len(invites) <= ARRIVALS_NAMED else str(len(invites))
+
+
+def arrivals(mine: MyTables | None, given: str | None) -> Arrivals | None:
+    """`llegadas` read back against the browser's own list: only its tables
+    are named (a made-up address names nothing); None when it says nothing."""
+    if mine is None or not given or len(given) > 4096:
+        return None
+    if given.isdigit() and len(given) < 6:
+        return Arrivals((), min(int(given), len(mine.tables))) if int(given) else None
+    named = set(given.split(",")[:ARRIVALS_NAMED])
+    tables = tuple(t for t in mine.tables if t.invite in named)
+    return Arrivals(tables, len(tables)) if tables else None
 
 
 def _mark(count: int, versions: int) -> int:
@@ -295,19 +390,12 @@ def _listed(
         )
         if status == TableStatus.PLAYING:
             since = first.turn_since
-            yours = {s for s, seat in by_game_seat.items() if seat.is_yours}
             on_turn = by_game_seat.get(glance.turn) if glance.phase is Phase.PLAYING else None
-            if on_turn is not None:
-                absent = not on_turn.is_robot and now - since > timedelta(hours=absence_hours)
-                if glance.turn in yours:
-                    why = Why.PLAY
-                elif absent and yours:
-                    why = Why.ABSENCE
-            elif glance.phase is Phase.ROUND_OVER and yours:
-                why = Why.NEXT_ROUND
+            why = _why(glance, rows, since, now, absence_hours)
             if why is not None:
                 group = Group.YOUR_TURN
     return ListedTable(
+        table_id=first.id,
         invite=first.invite,
         group=group,
         status=status,
@@ -322,6 +410,28 @@ def _listed(
         and glance is not None
         and not glance.winners,
     )
+
+
+def _why(
+    glance: Glance, rows: Sequence[Row[Any]], since: datetime, now: datetime, absence_hours: float
+) -> Why | None:
+    """Why a game being played waits on this device, if it does: its seat on
+    turn, SIGUIENTE RONDA, or TERMINAR POR AUSENCIA open to it (the player on
+    turn, a person, absent). `rows`: the table's seats as the list reads
+    them (`yours`: this device holds it); `since`: the turn's start."""
+    yours = {r.game_seat for r in rows if r.yours and r.game_seat is not None}
+    if not yours:
+        return None
+    if glance.phase is Phase.ROUND_OVER:
+        return Why.NEXT_ROUND
+    if glance.phase is not Phase.PLAYING:
+        return None
+    if glance.turn in yours:
+        return Why.PLAY
+    on_turn = next((r for r in rows if r.game_seat == glance.turn), None)
+    if on_turn is None or on_turn.robot is not None:
+        return None
+    return Why.ABSENCE if now - since > timedelta(hours=absence_hours) else None
 
 
 @lru_cache(maxsize=64)

@@ -4,15 +4,18 @@ of any of them wakes it, whichever process made it: the bridges carry it),
 and tells the page to fetch its list again. An event carries the list's
 `mark` (web/my_tables.py), never a card; a browser that reconnects sends
 the last one it heard (`Last-Event-ID`) and the stream starts with an update
-if the list changed meanwhile."""
+if the list changed meanwhile. A table page's own stream hears the rest of
+the list too (`ElsewhereNews`), for its «Siguiente mesa (N)»."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
 
-from escoba.web.live import Broker, EventStream
+from escoba.web.live import Broker, EventStream, SideNews, Subscription
+from escoba.web.my_tables import Elsewhere
 
 log = logging.getLogger("escoba.live")
 
@@ -62,3 +65,65 @@ class ListStream(EventStream):
             await self._pump(receive, send, sub, news)
         finally:
             self.broker.detach_many(watched, sub)
+
+
+class ElsewhereNews(SideNews):
+    """A table page's stream also listens to the viewer's other tables (the
+    device's list, `Elsewhere.table_ids`), on the same connection: when the
+    tables waiting for the viewer there change (a turn come to them
+    elsewhere, or gone), it sends `event: elsewhere`, and the page fetches
+    its board again, whose «Siguiente mesa (N)» leads on. Its data counts
+    the tables waiting (no version: the `id` a reconnecting browser sends
+    stays the table's). A change elsewhere that moves nothing for the
+    viewer (a robot's move at a table waiting for the others) sends nothing;
+    each change heard costs one reading of the list (web/my_tables.py: as
+    few statements whatever its length)."""
+
+    def __init__(
+        self, broker: Broker, read: Callable[[], Elsewhere], shown: int | None = None
+    ) -> None:
+        """`read`: the viewer's other tables now (`TableService.elsewhere`);
+        `shown`: the `Elsewhere.digest` of the page's board, if it said (a
+        stream opened on an older board starts with an event)."""
+        self.broker = broker
+        self.read = read
+        self.shown = shown
+        self.sub = Subscription()
+        self.watched: set[int] = set()
+        self.sent = 0
+
+    def open(self, wake: asyncio.Event) -> None:
+        self.sub = Subscription(wake)
+        now = self._read()
+        if now is None:  # the database is away: this stream tells nothing of elsewhere
+            return
+        self.sent = now.digest
+        self.watched = set(now.table_ids)
+        self.broker.attach_many(self.watched, self.sub)
+        if self.shown is not None and self.shown != self.sent:
+            self.sent = self.shown
+            self.sub.pending = True
+            wake.set()
+
+    def news(self) -> bytes:
+        now = self._read()
+        if now is None:
+            return b""
+        new = set(now.table_ids) - self.watched
+        if new:  # a table joined the list: hear it too
+            self.broker.attach_many(new, self.sub)
+            self.watched.update(new)
+        if now.digest == self.sent:
+            return b""
+        self.sent = now.digest
+        return b"event: elsewhere\ndata: waiting=%d\n\n" % len(now.invites)
+
+    def close(self) -> None:
+        self.broker.detach_many(self.watched, self.sub)
+
+    def _read(self) -> Elsewhere | None:
+        try:
+            return self.read()
+        except Exception:
+            log.warning("a table stream did not read the other tables", exc_info=True)
+            return None

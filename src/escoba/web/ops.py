@@ -10,9 +10,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 
-from escoba.web.deps import ContextDep, held_seat
+from escoba.web.assets import takes_gzip
+from escoba.web.deps import ContextDep, device_of, held_seat
 from escoba.web.errors import RateLimited
 from escoba.web.live import LiveStream
+from escoba.web.my_tables_live import ElsewhereNews
+from escoba.web.routes import visit
 
 log = logging.getLogger("escoba.web")
 
@@ -61,6 +64,8 @@ async def events(
     ctx: ContextDep,
     since: Annotated[int | None, Query(ge=0, description="The version you show.")] = None,
     last_event_id: Annotated[str | None, Header()] = None,
+    elsewhere: Annotated[int | None, Query(ge=0, le=2**32, include_in_schema=False)] = None,
+    board: Annotated[bool, Query(include_in_schema=False)] = False,
 ) -> LiveStream:
     """Server-sent events: `update` with the table's new version after each
     change. Fetch your own view on each one; no card travels here. With
@@ -70,7 +75,10 @@ async def events(
     process; past that, 429 (a HEAD tells a page whether it would be let
     in, without holding a stream). While a browser whose device holds a
     seat here has the stream open, that seat is watching its table and
-    gets no push or e-mail."""
+    gets no push or e-mail. A browser's device hears its other tables on
+    the same stream (`elsewhere` events: web/my_tables_live.py). A table
+    page asks for its board in each event instead (`board=1`: `event:
+    board`, rendered for this request's cookies, as its fetch would be)."""
     service, broker = ctx.service, ctx.broker
     table_id, seat_id = service.watch_target(invite, held_seat(request, invite))
     # no address (a Unix socket without forwarded headers): nothing to count by
@@ -79,6 +87,14 @@ async def events(
         log.info("too many live streams", extra={"invite": invite})
         raise RateLimited("too_many_streams")
     known = [v for v in (since, _int_or_none(last_event_id)) if v is not None]
+    device = device_of(request)
+    side = None
+    if device is not None:
+        device_id = device.id
+        side = ElsewhereNews(
+            broker, lambda: service.elsewhere(device_id, invite, listening=True), elsewhere
+        )
+    here = await visit(invite, request, ctx) if board else None
     return LiveStream(
         broker,
         table_id,
@@ -86,6 +102,11 @@ async def events(
         current=lambda: service.version(invite),
         client=client,
         watching=None if seat_id is None else ctx.dispatcher.watching.watch(seat_id),
+        side=side,
+        board=None if here is None else here.board_now,
+        seat=seat_id,
+        # boards are worth compressing (a board ~11 KB, the next one mostly the same)
+        gzip=board and takes_gzip(request.headers.get("accept-encoding", "")),
     )
 
 

@@ -4,10 +4,12 @@ seat's view, never the game state) and what they may do there."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import timedelta
 
 from escoba.engine import EndReason, GameState, Phase, view
 from escoba.web.chat import read_chat
+from escoba.web.coaching import coach_status
 from escoba.web.ending import absence_moment, absent_seat
 from escoba.web.pages import ChatLine, PageSeat, SeriesScore, TablePage, TableStatus
 from escoba.web.store import (
@@ -35,7 +37,11 @@ class PageBuilding(StoryReads):
             if with_chat:
                 chat = read_chat(conn, table.id, 0)
             series = self._series(conn, table, state)
-            return self._page(table, find_seat(table.seats, token), chat, state, series)
+            you = find_seat(table.seats, token)
+            page = self._page(table, you, chat, state, series)
+            if you is not None and page.status == TableStatus.PLAYING:
+                page = replace(page, coach=coach_status(conn, table, you))
+            return page
 
     def _page(
         self,
@@ -88,7 +94,7 @@ class PageBuilding(StoryReads):
             and status == TableStatus.PLAYING
             and state is not None
             and state.phase is Phase.ROUND_OVER,
-            rematch_possible=plays and status == TableStatus.FINISHED and on_points,
+            rematch_possible=status == TableStatus.FINISHED and on_points,
             rematch_needs_pairs_choice=four and me is not None and me.is_creator,
             rematch_accepted_by_you=me is not None and me.rematch_accepted,
             result_text=(

@@ -60,6 +60,30 @@ class SeriesScore:
 
 
 @dataclass(frozen=True, slots=True)
+class CoachStatus:
+    """One seat's coach: `chosen` (it turned it on), `people` (the persons
+    seated, it included) and how many of them turned it on, and `active`:
+    the coach shows to this seat now."""
+
+    chosen: bool
+    people: int
+    chosen_by: int
+
+    @property
+    def alone(self) -> bool:
+        """The seat's only rivals are robots."""
+        return self.people == 1
+
+    @property
+    def for_everyone(self) -> bool:
+        return self.chosen_by == self.people
+
+    @property
+    def active(self) -> bool:
+        return self.chosen and self.for_everyone
+
+
+@dataclass(frozen=True, slots=True)
 class TablePage:
     invite: str
     status: TableStatus
@@ -80,7 +104,7 @@ class TablePage:
     absent_seat: int | None  # engine seat idle > 48 h, if any
     can_leave: bool  # ABANDONAR / SALIR DEL JUEGO
     can_next_round: bool  # SIGUIENTE RONDA
-    rematch_possible: bool  # the game ended on points
+    rematch_possible: bool  # the game ended on points: a rematch may be played (by its people)
     rematch_needs_pairs_choice: bool  # four players: MANTENER or CAMBIAR
     rematch_accepted_by_you: bool
     result_text: str | None  # how the game ended, in Spanish: the API's `result` (say_result)
@@ -101,3 +125,5 @@ class TablePage:
     # The table's rules (the site's, or the house rules its creator chose):
     # those of every game played at it.
     rules: RuleSet = SITE_RULES
+    # The viewer's coach (escoba.web.coaching), while their game is played.
+    coach: CoachStatus | None = None

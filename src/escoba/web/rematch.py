@@ -1,5 +1,8 @@
-"""La revancha: when every person at the table accepts, a new game there.
-With four, the creator's acceptance carries MANTENER or CAMBIAR for the pairs."""
+"""La revancha: the first person to ask for it proposes it (PROPONER
+REVANCHA), the others then accept (ACEPTAR REVANCHA); when every person at
+the table has asked, a new game starts there (robots need no asking: a
+person alone with robots starts it at once). With four, the creator's
+request carries MANTENER or CAMBIAR for the pairs."""
 
 from __future__ import annotations
 
@@ -15,7 +18,8 @@ class Rematches(Lobby):
     def accept_rematch(
         self, invite: str, token: Credential, version: int, pairs: str | None = None
     ) -> Outcome:
-        """Accept the rematch; `pairs` is MANTENER (`keep`) or CAMBIAR
+        """Ask for the rematch: propose it, or accept it once proposed (the
+        seats that asked say which); `pairs` is MANTENER (`keep`) or CAMBIAR
         (`change`) from the creator of a table of four."""
 
         def command(tx: TableTx) -> None:

@@ -43,7 +43,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextvars import ContextVar
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
+from anyio import to_thread
 
 from escoba.engine import Action
 from escoba.web.command_path import RobotBrain
@@ -55,6 +55,10 @@ PARENT_CHECK_SECONDS = 1.0  # how soon a robot worker notices its app process is
 # The client (its IP) whose request is being served, set by ClientTag: a
 # robot's turn is counted to the client whose command gave it.
 current_client: ContextVar[str] = ContextVar("escoba_client", default="")
+
+
+#: The owner of the background lane's jobs (no client's address has a NUL).
+BACKGROUND = "\x00background"
 
 
 class ClientTag:
@@ -102,7 +106,14 @@ class ThinkingPool:
     """Where robots choose their moves: a few worker processes (or one thread),
     fed fairly. Jobs wait in one queue per owner (client); a free worker takes
     the oldest job of the owner whose last job started longest ago, so owners
-    take turns however many jobs each has queued."""
+    take turns however many jobs each has queued.
+
+    **The background lane** (`run_background`: the rounds' analyses,
+    escoba.web.analyses) comes after every robot: a free worker takes a
+    background job only when no robot's job is waiting, and at most one
+    background job runs at a time, so with two workers one is always free
+    for the robots, and with one a robot waits at most for one background
+    job (one action's weighing: a fraction of a second)."""
 
     def __init__(self, processes: int) -> None:
         self.processes = processes
@@ -115,6 +126,10 @@ class ThinkingPool:
             str, deque[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]]
         ] = {}
         self._running = 0
+        self._background: deque[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]] = (
+            deque()
+        )
+        self._background_running = 0
 
     def start(self) -> None:
         """From the event loop, at start-up and before the process starts any
@@ -145,7 +160,29 @@ class ThinkingPool:
         self._pump()
         return await future
 
+    async def run_background(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` in a worker when no robot's job waits and no other
+        background job runs (see the class)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._background.append((future, fn, args))
+        self._pump()
+        return await future
+
     def _pump(self) -> None:
+        self._pump_robots()
+        while (
+            self._running < self._slots
+            and not self._queues
+            and self._background
+            and not self._background_running
+        ):
+            future, fn, args = self._background.popleft()
+            if future.done():  # its waiter was cancelled
+                continue
+            self._background_running += 1
+            self._submit(BACKGROUND, future, fn, args, retry=True)
+
+    def _pump_robots(self) -> None:
         while self._running < self._slots and self._queues:
             # the owner served longest ago (or never) goes next
             owner = min(self._queues, key=lambda o: self._served.get(o, -1))
@@ -182,8 +219,11 @@ class ThinkingPool:
                 self._executor = None
                 self._submit(owner, future, fn, args, retry=False)
                 return
-            self._busy[owner] -= 1
-            if not self._busy[owner]:
+            if owner == BACKGROUND:
+                self._background_running -= 1
+            else:
+                self._busy[owner] -= 1
+            if owner != BACKGROUND and not self._busy[owner]:
                 del self._busy[owner]
                 if owner not in self._queues:
                     del self._served[owner]  # nothing running or waiting: no history kept
@@ -199,10 +239,11 @@ class ThinkingPool:
         job.add_done_callback(done)
 
     def stop(self) -> None:
-        for queue in self._queues.values():
+        for queue in [*self._queues.values(), self._background]:
             for future, _, _ in queue:
                 future.cancel()
         self._queues.clear()
+        self._background.clear()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
@@ -252,7 +293,7 @@ class RobotRunner:
         while True:
             await asyncio.sleep(self._sweep_seconds)
             try:
-                for table_id in await run_in_threadpool(overdue, grace):
+                for table_id in await to_thread.run_sync(overdue, grace):
                     self._ensure(table_id, "", time.monotonic())
             except asyncio.CancelledError:
                 raise

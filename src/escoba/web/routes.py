@@ -32,10 +32,12 @@ from escoba.names import (
     parse_design,
 )
 from escoba.web.deps import (
+    COACH_COOKIE,
     CONFIRM_COOKIE,
     DECK_COOKIE,
     AppContext,
     ContextDep,
+    device_of,
     held_seat,
     hold_seat,
     lang_of,
@@ -46,8 +48,11 @@ from escoba.web.devices import COOKIE_MAX_AGE
 from escoba.web.email_seats import EmailForm
 from escoba.web.errors import NotFound, ServiceError
 from escoba.web.lobby import house_rules
+from escoba.web.my_tables import Elsewhere, arrivals
+from escoba.web.notices import NoticeKind
+from escoba.web.pages import TablePage
 from escoba.web.service import TableService
-from escoba.web.settings import DEFAULT_LIMITS, PageLimits
+from escoba.web.settings import DEFAULT_LIMITS, PageLimits, Settings
 from escoba.web.store import HeldSeat
 from escoba.web.templating import refusal_text, render_board, render_page, render_table
 from escoba.words import say
@@ -155,30 +160,26 @@ class Visit:
         status_code: int = 200,
         fragment: bool = False,
         email: EmailForm | None = None,
+        your_name: str | None = None,
     ) -> HTMLResponse:
         """The table as this viewer sees it: the whole page, or the board
         fragment for HTMX (with `error` on top, if any). `email`: the seat's
-        e-mail form as a refused post left it."""
+        e-mail form as a refused post left it; `your_name`: the invitation's
+        «Tu nombre» as a refused post left it (else the name this browser
+        last sat down with)."""
+        device = device_of(self.request)
         try:
-            page = self.service.page(self.invite, self.token)
-            kinds = self.service.notice_choice(self.invite, self.token) if page.you else None
+            page, kinds, elsewhere = self._read()
         except ServiceError as exc:
             return refusal(self.request, exc)
         watching = self.request.query_params.get("mirar") == "1"
         if fragment:
-            return html_response(
-                render_board(
-                    page,
-                    self.design,
-                    self.lang,
-                    self.limits,
-                    error=error,
-                    notice_kinds=kinds,
-                    watching=watching,
-                    confirm_moves=self.confirm,
-                )
-            )
+            return html_response(self._board(page, kinds, elsewhere, error))
         url = invite_url(self.request, self.ctx, self.invite)
+        # a seat a code just brought here (`follow`'s redirect) says so
+        arrived = page.you is not None and self.request.query_params.get("llegada") == "1"
+        if your_name is None and device is not None:
+            your_name = device.name
         if email is None and page.you is not None and self.ctx.email is not None:
             saved = self.ctx.email.seats.current(self.invite, self.token)
             email = EmailForm.of(saved, self.request.query_params.get("correo"))
@@ -193,8 +194,47 @@ class Visit:
             notice_kinds=kinds,
             email=email,
             confirm_moves=self.confirm,
+            your_name=your_name,
+            elsewhere=elsewhere,
+            arrived=arrived,
         )
         return html_response(body, status_code)
+
+    def _read(self) -> tuple[TablePage, frozenset[NoticeKind] | None, Elsewhere | None]:
+        """The table as this viewer may see it, the notices its seat hears of
+        and this browser's other tables waiting for it (the way on)."""
+        device = device_of(self.request)
+        page = self.service.page(self.invite, self.token)
+        kinds = self.service.notice_choice(self.invite, self.token) if page.you else None
+        elsewhere = None if device is None else self.service.elsewhere(device.id, self.invite)
+        return page, kinds, elsewhere
+
+    def _board(
+        self,
+        page: TablePage,
+        kinds: frozenset[NoticeKind] | None,
+        elsewhere: Elsewhere | None,
+        error: str | None = None,
+    ) -> str:
+        return render_board(
+            page,
+            self.design,
+            self.lang,
+            self.limits,
+            error=error,
+            notice_kinds=kinds,
+            watching=self.request.query_params.get("mirar") == "1",
+            confirm_moves=self.confirm,
+            elsewhere=elsewhere,
+        )
+
+    def board_now(self) -> tuple[int, str]:
+        """The board fragment as this viewer sees it now, and the version it
+        shows: what the table's live stream sends a page after each change
+        (`LiveStream`'s `board`), the same as a fetch of `/t/{invite}/board`
+        with this request's cookies would answer. Raises `ServiceError`."""
+        page, kinds, elsewhere = self._read()
+        return page.version, self._board(page, kinds, elsewhere)
 
     def answer(self, change: Callable[[], object]) -> Response:
         """Make a change to the table for this viewer's seat. HTMX gets the
@@ -232,19 +272,38 @@ VisitDep = Annotated[Visit, Depends(visit)]
 VersionForm = Annotated[int, Form()]
 
 
+def keep_choice(response: Response, cookie: str, value: str, settings: Settings) -> None:
+    """One of the device's choices (language, deck design, «Confirmar
+    jugadas», the coach), kept in its cookie for the device's next pages."""
+    response.set_cookie(
+        cookie,
+        value,
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=settings.secure_cookies,
+        path="/",
+    )
+
+
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, ctx: ContextDep) -> HTMLResponse:
-    """The newcomer's form, and a returning browser's «Mis mesas»."""
+    """The newcomer's form (its «Tu nombre» the name this browser last sat
+    down with), and a returning browser's «Mis mesas» (saying which tables a
+    code just brought: `?llegadas=`)."""
+    device = device_of(request)
+    mine = my_tables_of(request)
     body = render_page(
         "home.html",
         lang_of(request),
         limits_of(request),
         error=None,
-        name=None,
+        name=None if device is None else device.name,
         target=None,
         chosen={},
         next_path="/",
-        mine=my_tables_of(request),
+        mine=mine,
+        arrived=arrivals(mine, request.query_params.get("llegadas")),
         now=ctx.service.clock.now(),
     )
     return html_response(body)
@@ -260,15 +319,7 @@ async def choose_language(
     chosen = parse_lang(lang) or "es"
     safe_next = next_path if next_path.startswith("/") and not next_path.startswith("//") else "/"
     response = RedirectResponse(safe_next, status_code=303)
-    response.set_cookie(
-        LANG_COOKIE,
-        chosen,
-        max_age=COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=ctx.settings.secure_cookies,
-        path="/",
-    )
+    keep_choice(response, LANG_COOKIE, chosen, ctx.settings)
     return response
 
 
@@ -308,6 +359,7 @@ async def create_table(
             now=ctx.service.clock.now(),
         )
         return html_response(body, exc.status)
+    coach_as_before(request, ctx.service, joined.invite, joined.token)
     response = RedirectResponse(f"/t/{joined.invite}", status_code=303)
     hold_seat(request, response, joined.invite, joined.token)
     return response
@@ -323,28 +375,6 @@ async def board(here: VisitDep) -> HTMLResponse:
     return here.show(fragment=True)
 
 
-@router.get("/t/{invite}/continue/{token}")
-async def continue_seat(invite: str, token: str, request: Request, ctx: ContextDep) -> Response:
-    """The link the API hands out with a seat: it opens that seat here."""
-    try:
-        seat = ctx.service.seat_for(invite, token)
-    except ServiceError as exc:
-        return refusal(request, exc)
-    if seat is None:
-        lang = lang_of(request)
-        return error_page(
-            say("bad_link", lang),
-            404,
-            back_url=f"/t/{invite}",
-            lang=lang,
-            limits=limits_of(request),
-            title="bad_link_title",
-        )
-    response = RedirectResponse(f"/t/{invite}", status_code=303)
-    hold_seat(request, response, invite, token)
-    return response
-
-
 @router.post("/t/{invite}/join")
 async def join(here: VisitDep, name: Annotated[str, Form(max_length=200)] = "") -> Response:
     try:
@@ -352,7 +382,8 @@ async def join(here: VisitDep, name: Annotated[str, Form(max_length=200)] = "") 
     except ServiceError as exc:
         if isinstance(exc, NotFound):
             return refusal(here.request, exc)
-        return here.show(error=here.refusal_text(exc), status_code=exc.status)
+        return here.show(error=here.refusal_text(exc), status_code=exc.status, your_name=name)
+    coach_as_before(here.request, here.service, here.invite, joined.token)
     response = RedirectResponse(f"/t/{here.invite}", status_code=303)
     hold_seat(here.request, response, here.invite, joined.token)
     return response
@@ -493,15 +524,7 @@ async def choose_design(here: VisitDep, design: Annotated[str, Form()] = "") -> 
         response: Response = here.show(fragment=True)
     else:
         response = RedirectResponse(f"/t/{here.invite}", status_code=303)
-    response.set_cookie(
-        DECK_COOKIE,
-        chosen.value,
-        max_age=COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=here.ctx.settings.secure_cookies,
-        path="/",
-    )
+    keep_choice(response, DECK_COOKIE, chosen.value, here.ctx.settings)
     return response
 
 
@@ -519,13 +542,27 @@ async def choose_confirm(here: VisitDep, confirm: Annotated[str, Form()] = "") -
         response: Response = here.show(fragment=True)
     else:
         response = RedirectResponse(f"/t/{here.invite}", status_code=303)
-    response.set_cookie(
-        CONFIRM_COOKIE,
-        confirm,
-        max_age=COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=here.ctx.settings.secure_cookies,
-        path="/",
-    )
+    keep_choice(response, CONFIRM_COOKIE, confirm, here.ctx.settings)
     return response
+
+
+@router.post("/t/{invite}/coach")
+async def choose_coach(here: VisitDep, coach: Annotated[str, Form()] = "") -> Response:
+    """The coach, the seat's choice (escoba.web.coaching): on, it says before
+    a play what the play leaves, where that gives nobody an edge."""
+    chosen = CONFIRM_CHOICES.get(coach)
+    if chosen is None:  # only a forged post: refused (422), nothing kept
+        refused = here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
+        refused.status_code = 422
+        return refused
+    response = here.answer(lambda: here.service.choose_coach(here.invite, here.token, chosen))
+    if response.status_code < 400:  # kept with the device's other choices, for its next seats
+        keep_choice(response, COACH_COOKIE, coach, here.ctx.settings)
+    return response
+
+
+def coach_as_before(request: Request, service: TableService, invite: str, token: str) -> None:
+    """A seat this browser just took starts with the coach as the device
+    last chose it (off unless it chose on)."""
+    if request.cookies.get(COACH_COOKIE) == "on":
+        service.choose_coach(invite, token, True)

@@ -26,6 +26,8 @@ a name, a chat line), so a body over `ESCOBA_MAX_BODY_BYTES` is refused with
 `ESCOBA_REQUEST_TIMEOUT_SECONDS` with 408; served directly, without a proxy's
 limits, nothing else stops a client from making the app read and parse
 hundreds of megabytes on its event loop, or hold a request open forever.
+`HeaderLimitMiddleware` in front of that: a head (request line and headers)
+over `ESCOBA_MAX_HEADER_BYTES` gets 431.
 """
 
 from __future__ import annotations
@@ -245,7 +247,7 @@ class BodyLimitMiddleware:
             await self.app(scope, receive, send)
             return
         if length is not None and not chunked and not _is_length(length):
-            await self._refuse(scope, send, 400, "invalid", words="bad_request")
+            await _refuse_and_close(scope, send, 400, "invalid", words="bad_request")
             return
         if length is not None and not chunked and int(length) > self.max_bytes:
             await self._too_large(scope, send)
@@ -265,33 +267,66 @@ class BodyLimitMiddleware:
                         break
         except TimeoutError:
             log.warning("request body too slow", extra={"path": scope["path"]})
-            await self._refuse(scope, send, 408, "timeout")
+            await _refuse_and_close(scope, send, 408, "timeout")
             return
         await self.app(scope, _replay(bytes(body), receive), send)
 
     async def _too_large(self, scope: Scope, send: Send) -> None:
         log.warning("request body too large", extra={"path": scope["path"]})
         kb = max(1, self.max_bytes // 1024)
-        await self._refuse(scope, send, 413, "too_large", values={"kb": kb})
+        await _refuse_and_close(scope, send, 413, "too_large", values={"kb": kb})
 
-    @staticmethod
-    async def _refuse(
-        scope: Scope,
-        send: Send,
-        status: int,
-        code: str,
-        words: str | None = None,
-        values: Mapping[str, object] | None = None,
-    ) -> None:
-        """`_refuse`, and `Connection: close`: what is left of the body is
-        never read."""
 
-        async def closing(out: Message) -> None:
-            if out["type"] == "http.response.start":
-                out["headers"] = [*out.get("headers", []), (b"connection", b"close")]
-            await send(out)
+class HeaderLimitMiddleware:
+    """Refuses a request whose head (its request line and headers) is over
+    `max_bytes` with 431, before anything reads a header, and closes the
+    connection. Under `escoba serve` the server's protocol refuses such a
+    head as it arrives (escoba.web.protocol); under another server (plain
+    uvicorn, whose httptools takes heads of any size; gunicorn) this is the
+    cap, once the server has read the head."""
 
-        await _refuse(closing, scope, status, code, words, values=values)
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.max_bytes > 0 and head_size(scope) > self.max_bytes:
+            log.warning("request head too large", extra={"path": scope["path"]})
+            kb = max(1, self.max_bytes // 1024)
+            await _refuse_and_close(scope, send, 431, "headers_too_large", values={"kb": kb})
+            return
+        await self.app(scope, receive, send)
+
+
+def head_size(scope: Scope) -> int:
+    """The bytes of the request's head as the client sent it (near enough:
+    the request line, each header as `name: value` and its line end)."""
+    path = scope.get("raw_path") or scope["path"].encode()
+    query = scope.get("query_string") or b""
+    size = len(scope.get("method", "GET")) + 1 + len(path) + (len(query) + 1 if query else 0)
+    size += len(" HTTP/1.1\r\n") + 2  # and the empty line that ends the head
+    for key, value in scope.get("headers", []):
+        size += len(key) + len(value) + 4
+    return size
+
+
+async def _refuse_and_close(
+    scope: Scope,
+    send: Send,
+    status: int,
+    code: str,
+    words: str | None = None,
+    values: Mapping[str, object] | None = None,
+) -> None:
+    """`_refuse`, and `Connection: close`: what is left of the request is
+    never read."""
+
+    async def closing(out: Message) -> None:
+        if out["type"] == "http.response.start":
+            out["headers"] = [*out.get("headers", []), (b"connection", b"close")]
+        await send(out)
+
+    await _refuse(closing, scope, status, code, words, values=values)
 
 
 def _is_length(value: str) -> bool:
@@ -349,17 +384,16 @@ def _with_security_headers(
     return out
 
 
-async def _refuse(
-    send: Send,
+def refusal_parts(
     scope: Scope,
-    status: int,
     code: str,
     words: str | None = None,
     limits: PageLimits = DEFAULT_LIMITS,
     retry_after: int | None = None,
     values: Mapping[str, object] | None = None,
-) -> None:
-    """Answer for the app: under /api/ the API's `{"error", "message"}`
+) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of a refusal for the request `scope` describes
+    (its `path` and `headers`): under /api/ the API's `{"error", "message"}`
     (`code`, and its words in Spanish), elsewhere the error page in the
     viewer's language. `words` is the catalog's code when not `code`."""
     path = scope["path"]
@@ -385,7 +419,21 @@ async def _refuse(
     headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
     if retry_after is not None:
         headers.append((b"retry-after", str(retry_after).encode()))
-    headers = _with_security_headers(headers, https)
+    return _with_security_headers(headers, https), body
+
+
+async def _refuse(
+    send: Send,
+    scope: Scope,
+    status: int,
+    code: str,
+    words: str | None = None,
+    limits: PageLimits = DEFAULT_LIMITS,
+    retry_after: int | None = None,
+    values: Mapping[str, object] | None = None,
+) -> None:
+    """Answer for the app with `refusal_parts`."""
+    headers, body = refusal_parts(scope, code, words, limits, retry_after, values)
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

@@ -23,13 +23,17 @@ Each concern lives in its own module around the one command path
 | «Mis mesas»: a device's tables | my_tables.py |
 | «Seguir en otro dispositivo»: transfer codes | transfers.py |
 | a seat's devices, revoking one | seat_devices.py |
+| the analysis of finished rounds: queued, run, read | analyses.py |
+| the coach: chosen per seat, shown where it gives no edge | coaching.py |
 
 `TableService` puts them together: one object for the app to hold.
 """
 
 from __future__ import annotations
 
+from escoba.web.analyses import Analyses
 from escoba.web.chat import Chat
+from escoba.web.coaching import Coaching
 from escoba.web.ending import Ending
 from escoba.web.jobs import Jobs
 from escoba.web.my_tables import Listing
@@ -54,6 +58,8 @@ class TableService(
     Listing,
     Transfers,
     SeatDevices,
+    Analyses,
+    Coaching,
 ):
     """Every concern's commands and reads on one command path (`CommandPath`
     holds what they share; its constructor is this one's)."""

@@ -40,6 +40,12 @@ class Settings(BaseSettings):
         description="Worker processes the robots think in, off the app's event loop "
         "(0: one thread of the app's own process).",
     )
+    analysis_worlds: int = Field(
+        default=512,
+        ge=2,
+        description="Worlds Luna weighs each play of a round's analysis in "
+        "(fewer: quicker, noisier).",
+    )
     worker_threads: int = Field(
         default=4,
         description="Threads per process for the few routes off the event loop (health, files).",
@@ -93,6 +99,10 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         default=65536,
         description="Largest request body taken; a larger one is refused with 413 unread.",
+    )
+    max_header_bytes: int = Field(
+        default=16384,
+        description="Largest request head (request line and headers) taken; more: 431.",
     )
     live_streams_per_ip: int = Field(
         default=20,

@@ -47,6 +47,32 @@ _IGNORABLE: Final = frozenset(
 #: they cannot reorder anything outside the line's own isolated element.
 _BIDI_EXPLICIT: Final = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
 
+#: Format characters that shape visible text, which a chat line keeps: the
+#: joiners (ZWNJ in Persian and the Indic scripts, ZWJ in emoji such as 👩‍💻
+#: and in conjuncts), the implicit direction marks (LRM, RLM, ALM), the
+#: combining grapheme joiner and the Mongolian vowel separator.
+_SHAPING: Final = frozenset({0x200C, 0x200D, 0x200E, 0x200F, 0x061C, 0x034F, 0x180E})
+#: The direction marks may stand anywhere; the other shaping characters only
+#: after something they can shape.
+_DIRECTION_MARKS: Final = frozenset({0x200E, 0x200F, 0x061C})
+#: Variation selectors (emoji or text presentation, ideographic variants;
+#: Mongolian's free variation selectors): each chooses the look of the
+#: character before it.
+_SELECTORS: Final = frozenset(
+    {0x180B, 0x180C, 0x180D, 0x180F, *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)}
+)
+#: Tag characters: invisible, except as the letters of a flag's emoji tag
+#: sequence (🏴 then tags, ended by CANCEL TAG U+E007F).
+_TAGS: Final = frozenset(range(0xE0020, 0xE0080))
+_BLACK_FLAG: Final = 0x1F3F4
+#: Format characters that show: the prepended concatenation marks (the
+#: Arabic number sign and its kin draw a sign over the digits that follow).
+_SHOWN_FORMAT: Final = frozenset(
+    {*range(0x0600, 0x0606), 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD}
+)
+#: Characters that draw a blank though they are symbols: BRAILLE PATTERN BLANK.
+_BLANK_SYMBOLS: Final = frozenset({0x2800})
+
 #: Words that say «robot» in the languages the pages speak: a person's name
 #: with one of them would read like the robot mark the pages show.
 _ROBOT_WORDS: Final = ("robot", "robots", "robô", "robôs", "bot", "bots")
@@ -66,6 +92,85 @@ def has_visible_letter_or_digit(text: str) -> bool:
     """At least one letter or digit that shows on screen (so not a Hangul
     filler): a name must be something other people can read."""
     return any(unicodedata.category(ch)[0] in "LN" and not is_invisible(ch) for ch in text)
+
+
+def _shows(ch: str) -> bool:
+    """A character that draws something of its own: not a space, not an
+    invisible character (a format character that shows excepted), not a
+    blank symbol, not a mark (which draws on the character before it)."""
+    if ord(ch) in _SHOWN_FORMAT:
+        return True
+    category = unicodedata.category(ch)
+    return not (
+        category[0] in "ZM" or category == "Cc" or is_invisible(ch) or ord(ch) in _BLANK_SYMBOLS
+    )
+
+
+def shows_something(text: str) -> bool:
+    """At least one character that others see: a chat line of spaces,
+    invisible letters (U+3164), blank Braille or marks on nothing shows
+    nothing."""
+    return any(_shows(ch) for ch in text)
+
+
+def strip_invisible(text: str) -> str:
+    """`text` without the characters that draw nothing and shape nothing:
+    zero-width spaces, word joiners, a byte-order mark, soft hyphens, the
+    Hangul fillers, invisible operators, tags outside a flag, and a joiner
+    or variation selector with nothing before it to join or vary (at the
+    start, after a space, after another selector). What shapes visible text
+    stays: ZWJ in 👩‍💻, ZWNJ in Persian, the direction marks, the selector
+    of ❤️, a flag's tags; and so do the format characters that show."""
+    if text.isascii():
+        return text
+    out: list[str] = []
+    for ch in text:
+        code = ord(ch)
+        if not is_invisible(ch) or code in _SHOWN_FORMAT or code in _DIRECTION_MARKS:
+            out.append(ch)
+            continue
+        before = ord(out[-1]) if out else None
+        # something to join or vary: a character that shows, or a mark on one
+        after_letter = bool(out) and (
+            _shows(out[-1])
+            or (unicodedata.category(out[-1])[0] == "M" and before not in _IGNORABLE)
+        )
+        if code in _SELECTORS:
+            keep = after_letter
+        elif code in _SHAPING:  # a joiner: after a character, or after an emoji's selector
+            keep = after_letter or before in _SELECTORS
+        elif code in _TAGS:
+            keep = before == _BLACK_FLAG or (before in _TAGS and before != 0xE007F)
+        else:
+            keep = False
+        if keep:
+            out.append(ch)
+    return "".join(out)
+
+
+#: At most this many non-spacing marks on one letter. Real writing needs up
+#: to three: Tibetan stacks (སྒྲོ in the name Dolma), Hebrew with dagesh,
+#: shin dot and vowel (שַּׁ); Vietnamese has two (ệ), Devanagari's nukta and
+#: anusvara two. A long stack («Zalgo» text) draws over the lines above and
+#: below it.
+MAX_MARKS_PER_LETTER: Final = 3
+
+
+def most_marks_on_a_letter(text: str) -> int:
+    """The most non-spacing or enclosing marks (Mn, Me) on one letter of
+    `text`, counted decomposed (NFD), as they are drawn: «ệ» is e and two
+    marks however it was typed, and a precomposed «Ź» hides none of its
+    layers. Spacing marks (Mc) take room of their own, so they neither count
+    nor end the letter; invisible ones (variation selectors) are no marks."""
+    most = run = 0
+    for ch in unicodedata.normalize("NFD", text):
+        category = unicodedata.category(ch)
+        if category in ("Mn", "Me") and not is_invisible(ch):
+            run += 1
+            most = max(most, run)
+        elif category != "Mc":
+            run = 0
+    return most
 
 
 def strip_bidi_controls(text: str) -> str:

@@ -7,7 +7,8 @@ open pages would never hear of an expiry until their next action. SQLite
 itself says when that happens: `PRAGMA data_version` changes, for one
 connection, whenever any other connection has committed.
 
-The watcher is a bridge like PostgreSQL's and Redis's (escoba.web.bridges): a
+The watcher is a bridge like PostgreSQL's and Redis's (escoba.web.bridges, on
+escoba.web.listening's thread): a
 thread with its own read-only connection asks `data_version` every
 `POLL_SECONDS`; when it moved, it reads what was appended since it last
 looked (every command that changes a table appends to `action_log` the
@@ -26,7 +27,7 @@ import threading
 from sqlalchemy import Connection
 from sqlalchemy.engine import make_url
 
-from escoba.web.bridges import ListenerThread
+from escoba.web.listening import ListenerThread
 
 log = logging.getLogger("escoba.live")
 

@@ -33,7 +33,7 @@ from escoba.engine.serialize import (
 )
 from escoba.web.db import Database
 from escoba.web.errors import Busy, Conflict, NotFound
-from escoba.web.models import ActionLogRow, ChatRow, SeatRow, TableRow
+from escoba.web.models import ActionLogRow, ChatRow, RoundAnalysisRow, SeatRow, TableRow
 from escoba.web.pages import TableStatus
 
 STATE_CACHE = 4096  # parsed states kept per process (a few MB)
@@ -87,6 +87,7 @@ _DELETE_SEAT = delete(_S).where(_S.c.id == bindparam("key_id"))
 _INSERT_SEAT = insert(_S).inline()
 _INSERT_LOG = insert(cast(Table, ActionLogRow.__table__)).inline()
 _INSERT_CHAT = insert(cast(Table, ChatRow.__table__)).inline()
+_INSERT_ANALYSIS = insert(cast(Table, RoundAnalysisRow.__table__)).inline()
 _INSERT_TABLE = insert(_T)
 
 
@@ -141,6 +142,7 @@ class TableTx:
         self.removed_seats: list[int] = []
         self.log_rows: list[dict[str, Any]] = []
         self.chat_rows: list[dict[str, Any]] = []
+        self.analysis_rows: list[dict[str, Any]] = []  # rounds it finished, to analyse
         self._table_before = tuple(getattr(table, f) for f in _TABLE_FIELDS)
         self._seats_before = {s.id: tuple(getattr(s, f) for f in _SEAT_FIELDS) for s in table.seats}
 
@@ -196,6 +198,8 @@ class TableTx:
             conn.execute(_INSERT_LOG, self.log_rows)
         if self.chat_rows:
             conn.execute(_INSERT_CHAT, self.chat_rows)
+        if self.analysis_rows:
+            conn.execute(_INSERT_ANALYSIS, self.analysis_rows)
 
 
 _K = TypeVar("_K")

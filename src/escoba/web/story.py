@@ -1,6 +1,7 @@
 """The game's story (issue 15, item 13): the points of every round, the
-score of the series of games played at one table, the game record as a file,
-and the replay of a finished round, play by play.
+score of the series of games played at one table, the game record as a file
+and as a page to read and print (issue 25), and the replay of a finished
+round, play by play.
 
 Everything here is told from what the table already keeps: the finished
 rounds of the game in play (`TableStore`) and, for the games before it, the
@@ -18,7 +19,9 @@ series then names each of them with their own count.
 play: every card dealt in it was played, so it holds no card that was hidden
 from anyone at the table; and each step shows only what had been played up
 to it (the engine's `round_steps`). The record is the JSON API's: only once
-the game is over.
+the game is over; so is its readable page, which tells a round cut short
+(a game ended by leaving or absence) by its public part alone: the table
+dealt face up and the plays made, never a hand.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from escoba.engine import (
     IllegalAction,
     Phase,
     RecordError,
+    Result,
+    RoundSummary,
     RuleSet,
     action_from_dict,
     apply,
@@ -43,8 +48,10 @@ from escoba.engine import (
     start_next_round,
     to_record,
 )
+from escoba.engine.cards import Card
 from escoba.engine.round_steps import RoundStory, round_story
 from escoba.engine.seats import seats_of_side
+from escoba.engine.state import RoundAction, TableTake
 from escoba.web.command_path import CommandPath
 from escoba.web.errors import Conflict, NotFound
 from escoba.web.models import ActionLogRow
@@ -64,6 +71,38 @@ class RoundReplay:
     story: RoundStory
     finished: tuple[int, ...]  # the numbers of the game's finished rounds
     game_over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CutShortRound:
+    """The round in play when a game ended by leaving or absence: its public
+    part only (the table dealt face up, the dealer's take, the plays made)."""
+
+    number: int
+    dealer: int
+    table: tuple[Card, ...]  # the four cards dealt face up
+    table_take: TableTake | None
+    plays: tuple[RoundAction, ...]
+    deals: tuple[bool, ...]  # the deals dealt: each one's «ÚLTIMAS»
+
+
+@dataclass(frozen=True, slots=True)
+class GameStory:
+    """A finished game told whole, for its readable record
+    (`/t/{invite}/partida`): every finished round replayed by the engine
+    (with its summary, for its points), and the round cut short, if any."""
+
+    invite: str
+    game_number: int
+    names: tuple[str, ...]  # by engine seat
+    robots: frozenset[int]  # engine seats a robot plays
+    players: int
+    rules: RuleSet
+    rounds: tuple[tuple[RoundStory, RoundSummary], ...]
+    cut_short: CutShortRound | None
+    result: Result
+    totals: tuple[int, ...]
+    points: tuple[RoundPoints, ...]  # every finished round's points and totals
 
 
 def round_points(state: GameState | None) -> tuple[RoundPoints, ...]:
@@ -189,9 +228,7 @@ class StoryReads(CommandPath):
         return RoundReplay(
             invite=table.invite,
             names=tuple(names(table)),
-            robots=frozenset(
-                s.game_seat for s in table.seats if s.robot is not None and s.game_seat is not None
-            ),
+            robots=robot_seats(table),
             story=story,
             finished=tuple(s.number for s in finished),
             game_over=state.phase is Phase.GAME_OVER,
@@ -205,16 +242,66 @@ class StoryReads(CommandPath):
             raise NotFound("no_round")
         return state.finished_rounds[-1].number
 
+    def game_story(self, invite: str) -> GameStory:
+        """The game told whole, as its readable record: only once it is over
+        (as the record file); a stored round the engine refuses is NotFound."""
+        table, state, result = self._game_over(invite, "game_story_not_ready")
+        try:
+            rounds = tuple(
+                (round_story(summary, state.players, state.rules), summary)
+                for summary in state.finished_rounds
+            )
+        except RecordError as err:  # a stored round the engine refuses: a bug, told plainly
+            raise NotFound("no_round") from err
+        last = state.round
+        finished = {summary.number for summary in state.finished_rounds}
+        cut_short = None
+        if last.number not in finished:
+            cut_short = CutShortRound(
+                number=last.number,
+                dealer=last.dealer,
+                table=last.deals[0].table if last.deals else (),
+                table_take=last.table_take,
+                plays=last.history,
+                deals=tuple(deal.last for deal in last.deals),
+            )
+        return GameStory(
+            invite=table.invite,
+            game_number=table.game_number,
+            names=tuple(names(table)),
+            robots=robot_seats(table),
+            players=state.players,
+            rules=state.rules,
+            rounds=rounds,
+            cut_short=cut_short,
+            result=result,
+            totals=state.totals,
+            points=round_points(state),
+        )
+
     def record_file(self, invite: str) -> tuple[dict[str, Any], int]:
         """The game record, as the JSON API gives it (only once the game is
         over), and the table's game number, to name the file."""
+        table, state, _ = self._game_over(invite, "record_not_ready")
+        return to_record(state, names(table)), table.game_number
+
+    def _game_over(self, invite: str, words: str) -> tuple[TableRecord, GameState, Result]:
+        """The table, its game and how it ended, once it is over; else a
+        Conflict (`not_finished` said with `words`)."""
         with self.db.snapshot() as conn:
             table, state = self.store.read_invite(conn, invite)
         if state is None:
             raise Conflict("not_started")
         if state.result is None:
-            raise Conflict("not_finished", words="record_not_ready")
-        return to_record(state, names(table)), table.game_number
+            raise Conflict("not_finished", words=words)
+        return table, state, state.result
+
+
+def robot_seats(table: TableRecord) -> frozenset[int]:
+    """The engine seats a robot plays."""
+    return frozenset(
+        s.game_seat for s in table.seats if s.robot is not None and s.game_seat is not None
+    )
 
 
 def series_names(

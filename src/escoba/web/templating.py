@@ -33,7 +33,9 @@ from escoba.names import (
 from escoba.web.assets import static_url, vendor_url
 from escoba.web.board import and_list, board_model, robot_level, who
 from escoba.web.cards_svg import card_back_svg, card_svg, sprite_name
+from escoba.web.coaching import coach_board
 from escoba.web.errors import ServiceError
+from escoba.web.my_tables import Elsewhere
 from escoba.web.notices import NoticeKind
 from escoba.web.pages import TablePage, TableStatus
 from escoba.web.settings import DEFAULT_LIMITS, PageLimits
@@ -188,13 +190,24 @@ def table_context(
     notice_kinds: frozenset[NoticeKind] | None = None,
     email: Any = None,
     confirm_moves: bool = False,
+    your_name: str | None = None,
+    elsewhere: Elsewhere | None = None,
+    arrived: bool = False,
 ) -> dict[str, Any]:
     """`notice_kinds`: what the viewer's seat hears of (None: no seat);
     `email`: the seat's e-mail form (`email_seats.EmailForm`), when the
     server sends e-mail and the viewer is seated; `confirm_moves`: the
-    viewer's «Confirmar jugadas» (a play waits for CONFIRMAR)."""
+    viewer's «Confirmar jugadas» (a play waits for CONFIRMAR); `your_name`:
+    what the invitation's «Tu nombre» starts with; `elsewhere`: the
+    viewer's other tables waiting for them (None: a browser with no
+    device, so no «Mis mesas» either); `arrived`: the viewer's seat came to
+    this browser by a code just now (the page says so)."""
     return {
+        "arrived": arrived,
+        "your_name": your_name,
+        "elsewhere": elsewhere,
         "confirm_moves": confirm_moves,
+        "coach": coach_board(page, design, lang),
         "notice_kinds": notice_kinds,
         "email": email,
         "page": page,

@@ -24,7 +24,7 @@ from typing import Final, cast
 from sqlalchemy import Connection, Table, delete, func, insert, select, update
 
 from escoba.web.command_path import CommandPath
-from escoba.web.devices import hold_seat_id, insert_device
+from escoba.web.devices import hold_seat_id, insert_device, name_if_unnamed
 from escoba.web.errors import Conflict, Forbidden, Invalid, NotFound
 from escoba.web.models import DeviceSeatRow, SeatRow, TableRow, TransferCodeRow
 from escoba.web.store import Credential, find_seat, hash_token
@@ -158,6 +158,7 @@ class Transfers(CommandPath):
                 device_id = device.id
             for seat_id in seat_ids:
                 hold_seat_id(conn, device_id, seat_id, now)
+            name_if_unnamed(conn, device_id, seat_ids)
             tables = conn.execute(
                 select(_T.c.id, _T.c.invite)
                 .join(_S, _S.c.table_id == _T.c.id)

@@ -52,4 +52,6 @@ class Subscribing:
             raise BadSubscription(
                 "bad_subscription", words="push_endpoint_long", limit=MAX_ENDPOINT
             )
+        if "\x00" in endpoint:  # never stored (no push service's URL has one;
+            return  # PostgreSQL takes none): nothing to unlink
         self.store.unsubscribe(seat_id, endpoint)

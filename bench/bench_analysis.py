@@ -1,0 +1,213 @@
+"""The analysis of a round (issue 28): its CPU cost, the noise of its
+estimate, and how often each mark fires for each robot. Figures go to
+bench/RESULTS-analysis.md; `--out` keeps the run's JSON.
+
+    .venv/bin/python bench/bench_analysis.py cpu   --rounds 4
+    .venv/bin/python bench/bench_analysis.py noise --worlds 256,512 --rounds 3 --salts 6
+    .venv/bin/python bench/bench_analysis.py marks --players 2 --rounds 12 --robots carmen,club
+
+- `cpu`: rounds played by Carmen at 2, 3 and 4 players, each analysed at
+  the analysis's settings (`LunaEvaluator()`); CPU time (process time, one
+  core) per round and per decision.
+- `noise`: every decision of rounds played by the club player, weighed
+  with `--salts` different random sources (the same position, other
+  worlds): the spread of the cost of the play made (against the candidate
+  best on average over the sources), and how it compares with the standard
+  error the analysis computes from its worlds (the noise gate's `noise`).
+- `marks`: rounds where every seat is one robot (`--robots`), analysed:
+  per round and seat, how often each mark fires and the points given away;
+  the quantiles of the costs above the noise.
+
+Every round's deck and every robot's random source come from `--seed`, so
+a run is the same run every time (its CPU figures aside). One process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from escoba.analysis import THRESHOLDS, LunaEvaluator, analyse_round, position_rng
+from escoba.analysis.model import MARKS, RoundAnalysis
+from escoba.bots import get_robot
+from escoba.engine import GameState, Phase, RuleSet, apply, new_game, shuffled_deck, view
+from escoba.engine.round_steps import recorded_action, round_states
+
+
+def play(players: int, robot: str, seed: int) -> GameState:
+    """One round, every seat played by `robot`."""
+    rng = random.Random(f"bench-analysis:{seed}:{players}:{robot}")
+    deck = shuffled_deck(random.Random(f"bench-analysis-deck:{seed}:{players}"))
+    state = new_game(RuleSet(), players, deck, first_dealer=seed % players)
+    player = get_robot(robot)
+    while state.phase is Phase.PLAYING:
+        seat = state.round.turn
+        state, _ = apply(state, seat, player.choose(view(state, seat), rng))
+    return state
+
+
+def analyse(state: GameState, evaluator: LunaEvaluator) -> tuple[RoundAnalysis, float]:
+    start = time.process_time()
+    out = analyse_round(state.finished_rounds[-1], state.players, state.rules, evaluator=evaluator)
+    return out, time.process_time() - start
+
+
+def cpu(args: argparse.Namespace) -> dict[str, Any]:
+    evaluator = LunaEvaluator(worlds=args.worlds[0])
+    out: dict[str, Any] = {}
+    for players in args.players:
+        times, decisions = [], []
+        for r in range(args.rounds):
+            analysis, seconds = analyse(play(players, "carmen", args.seed + r), evaluator)
+            times.append(seconds)
+            decisions.append(sum(s.method != "forced" for s in analysis.steps))
+            print(f"{players} players, round {r + 1}: {seconds:.1f} s", flush=True)
+        out[str(players)] = {
+            "rounds": len(times),
+            "seconds_mean": statistics.mean(times),
+            "seconds_max": max(times),
+            "decisions_mean": statistics.mean(decisions),
+            "ms_per_decision": 1000 * sum(times) / sum(decisions),
+        }
+        print(json.dumps({players: out[str(players)]}), flush=True)
+    return out
+
+
+def noise(args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for worlds in args.worlds:
+        evaluator = LunaEvaluator(worlds=worlds, pool=args.pool)
+        spreads: list[float] = []
+        ratios: list[float] = []
+        seconds = 0.0
+        for players in args.players:
+            for r in range(args.rounds):
+                state = play(players, "club", args.seed + r)
+                summary = state.finished_rounds[-1]
+                states = list(round_states(summary, players, state.rules))
+                for (before, _), recorded in zip(states, summary.actions, strict=False):
+                    v = view(before, recorded.seat)
+                    if len(v.legal) < 2:
+                        continue
+                    played = v.legal.index(recorded_action(recorded))
+                    start = time.process_time()
+                    evals = [
+                        evaluator.evaluate(v, position_rng(v, str(s))) for s in range(args.salts)
+                    ]
+                    seconds += time.process_time() - start
+                    if evals[0].method != "search":
+                        continue
+                    mean = [
+                        statistics.mean(e.values[i] for e in evals) for i in range(len(v.legal))
+                    ]
+                    best = max(range(len(mean)), key=mean.__getitem__)
+                    if best == played:
+                        best = sorted(range(len(mean)), key=lambda i: -mean[i])[1]
+                    costs = [e.values[best] - e.values[played] for e in evals]
+                    spread = statistics.stdev(costs)
+                    se = statistics.mean(e.noise(best, played) for e in evals)
+                    spreads.append(spread)
+                    if se > 0:
+                        ratios.append(spread / se)
+        spreads.sort()
+        ratios.sort()
+        out[str(worlds)] = {
+            "pool": args.pool,
+            "positions": len(spreads),
+            "sd_rms": statistics.mean(s * s for s in spreads) ** 0.5,
+            "sd_p50": _q(spreads, 0.5),
+            "sd_p95": _q(spreads, 0.95),
+            "sd_max": spreads[-1],
+            "sd_over_se_p50": _q(ratios, 0.5),
+            "sd_over_se_p95": _q(ratios, 0.95),
+            "cpu_seconds_per_evaluation": seconds / (len(spreads) * args.salts or 1),
+        }
+        print(json.dumps({worlds: out[str(worlds)]}), flush=True)
+    return out
+
+
+def _q(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def marks(args: argparse.Namespace) -> dict[str, Any]:
+    evaluator = LunaEvaluator(worlds=args.worlds[0])
+    out: dict[str, Any] = {}
+    for players in args.players:
+        for robot in args.robots:
+            counts = {m: 0 for m in MARKS}
+            given: list[float] = []
+            costs: list[float] = []
+            decisions = 0
+            seats = 0
+            for r in range(args.rounds):
+                analysis, seconds = analyse(play(players, robot, args.seed + r), evaluator)
+                for seat in analysis.seats:
+                    seats += 1
+                    decisions += seat.decisions
+                    given.append(seat.given_away)
+                    for m in MARKS:
+                        counts[m] += seat.marks.of(m)
+                costs.extend(s.given_away for s in analysis.steps if s.given_away > 0)
+                print(f"{players} players, {robot}, round {r + 1}: {seconds:.1f} s", flush=True)
+            costs.sort()
+            row = {
+                "rounds": args.rounds,
+                "seat_rounds": seats,
+                "decisions_per_seat_round": decisions / seats,
+                "per_seat_round": {m: counts[m] / seats for m in MARKS},
+                "given_away_per_seat_round": statistics.mean(given),
+                "costs_above_noise": len(costs),
+                "cost_p50": _q(costs, 0.5),
+                "cost_p90": _q(costs, 0.9),
+                "cost_max": costs[-1] if costs else 0.0,
+            }
+            out[f"{players}:{robot}"] = row
+            print(json.dumps({f"{players}:{robot}": row}), flush=True)
+    return out
+
+
+MODES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "cpu": cpu,
+    "noise": noise,
+    "marks": marks,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", choices=sorted(MODES))
+    parser.add_argument("--players", default="2,3,4", help="comma separated")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--worlds", default=str(LunaEvaluator().worlds), help="comma separated")
+    parser.add_argument("--salts", type=int, default=6)
+    parser.add_argument(
+        "--pool", type=int, default=LunaEvaluator().pool, help="noise: the posterior's pool"
+    )
+    parser.add_argument("--robots", default="luna,carmen,club,greedy,tito")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    args.players = [int(p) for p in args.players.split(",")]
+    args.worlds = [int(w) for w in args.worlds.split(",")]
+    args.robots = args.robots.split(",")
+    result = {
+        "mode": args.mode,
+        "seed": args.seed,
+        "thresholds": THRESHOLDS.to_json(),
+        "figures": MODES[args.mode](args),
+    }
+    if args.out is not None:
+        args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,336 @@
+"""The analysis of finished rounds in the service (issue 28): queued in the
+commit that finishes a round, computed action by action, its progress
+written, stored as «escoba-analysis/1»; taken up again after a restart; and
+in the robots' pool behind every robot's move (the background lane). On
+SQLite and PostgreSQL (the `db_url` fixture)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from escoba.analysis import LunaEvaluator, RoundAnalysis, analyse_round
+from escoba.web.analyses import STALE_SECONDS, AnalysisRunner
+from escoba.web.app import create_app
+from escoba.web.clock import ManualClock
+from escoba.web.models import RoundAnalysisRow
+from escoba.web.robots import ThinkingPool
+from escoba.web.settings import Settings
+
+from .conftest import first_legal
+from .helpers import Player, create, run_async, service_of
+
+WORLDS = 16
+
+
+@pytest.fixture
+def client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    small = settings.model_copy(update={"analysis_worlds": WORLDS})
+    app = create_app(small, clock=clock, rng=random.Random(4), brain=first_legal)
+    with TestClient(app) as c:
+        yield c
+
+
+def against_a_robot(client: TestClient) -> Player:
+    ana = create(client, "Ana")
+    ana.command("/robots", robot="tito")
+    ana.command("/start")
+    return ana
+
+
+def finish_round(ana: Player, rng: random.Random) -> None:
+    """Ana plays (the robot answers at once) until the round is over."""
+    for _ in range(200):
+        view = ana.table()["view"]
+        if view["phase"] != "playing":
+            return
+        if view["legal_actions"]:
+            ana.act(rng.choice(view["legal_actions"]))
+    raise AssertionError("the round did not end")
+
+
+def rows(client: TestClient) -> list[Any]:
+    with service_of(client).db.snapshot() as conn:
+        return list(conn.execute(select(RoundAnalysisRow.__table__)).all())
+
+
+def test_the_commit_that_finishes_a_round_queues_its_analysis(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    assert rows(client) == []
+    finish_round(ana, random.Random(1))
+    state = service_of(client).game_state(ana.invite)
+    assert state is not None
+    (summary,) = state.finished_rounds
+    (row,) = rows(client)
+    assert (row.round, row.status, row.done, row.total, row.analysis) == (
+        1,
+        "queued",
+        0,
+        len(summary.actions),
+        None,
+    )
+
+
+def test_a_queued_analysis_is_run_and_stored_as_the_library_makes_it(
+    client: TestClient,
+) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(2))
+    service = service_of(client)
+    assert service.analyse_queued() == 1
+    assert service.analyse_queued() == 0  # once
+    (row,) = rows(client)
+    state = service.game_state(ana.invite)
+    assert state is not None
+    summary = state.finished_rounds[0]
+    assert (row.status, row.done, row.total) == ("done", len(summary.actions), row.total)
+    expected = analyse_round(
+        summary, state.players, state.rules, evaluator=LunaEvaluator(worlds=WORLDS)
+    )
+    assert RoundAnalysis.from_json(row.analysis) == expected
+    read = service.round_analysis(ana.invite, 1)
+    assert read.status == "done" and read.analysis == expected
+
+
+def test_progress_is_written_action_by_action(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(3))
+    service = service_of(client)
+    (pending,) = service.pending_analyses()
+    job = service.claim_analysis(pending)
+    assert job is not None
+    assert service.round_analysis(ana.invite, 1).status == "running"
+    service.analysis_progress(job.id, 5)
+    read = service.round_analysis(ana.invite, 1)
+    assert (read.status, read.done, read.total, read.analysis) == (
+        "running",
+        5,
+        len(job.positions),
+        None,
+    )
+
+
+def test_a_running_analysis_whose_process_died_is_taken_up_again(
+    client: TestClient, clock: ManualClock
+) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(4))
+    service = service_of(client)
+    (pending,) = service.pending_analyses()
+    assert service.claim_analysis(pending) is not None  # a process took it...
+    assert service.pending_analyses() == []  # ...and is alive: nobody else takes it
+    assert service.claim_analysis(pending) is None
+    clock.advance(seconds=STALE_SECONDS + 1)  # ...and died
+    assert service.pending_analyses() == [pending]
+    assert service.analyse_queued() == 1
+    assert service.round_analysis(ana.invite, 1).status == "done"
+
+
+def test_a_restarted_app_runs_what_was_left_queued(settings: Settings, clock: ManualClock) -> None:
+    """The round finished in one app (robots inline: nothing ran it); an app
+    with the runner, started on the same database, analyses it by itself."""
+    small = settings.model_copy(update={"analysis_worlds": WORLDS})
+    app = create_app(small, clock=clock, rng=random.Random(4), brain=first_legal)
+    with TestClient(app) as first:
+        ana = against_a_robot(first)
+        finish_round(ana, random.Random(5))
+        invite = ana.invite
+    served = small.model_copy(update={"robot_inline": False, "robot_processes": 0})
+    again = create_app(served, clock=clock, rng=random.Random(4), brain=first_legal)
+    with TestClient(again) as second:
+        service = service_of(second)
+        for _ in range(600):
+            if service.round_analysis(invite, 1).status == "done":
+                break
+            threading.Event().wait(0.05)
+        read = service.round_analysis(invite, 1)
+        assert read.status == "done" and read.analysis is not None
+        assert read.done == read.total == len(read.analysis.steps)
+
+
+def test_a_round_in_play_has_no_analysis_and_an_unknown_round_none(client: TestClient) -> None:
+    from escoba.web.errors import Conflict, NotFound
+
+    ana = against_a_robot(client)
+    service = service_of(client)
+    with pytest.raises(Conflict) as refused:
+        service.round_analysis(ana.invite, 1)
+    assert refused.value.code == "round_in_play"
+    with pytest.raises(NotFound):
+        service.round_analysis(ana.invite, 2)
+
+
+def test_a_finished_round_without_its_row_is_queued_when_asked_for(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(6))
+    service = service_of(client)
+    with service.db.write() as conn:
+        conn.execute(RoundAnalysisRow.__table__.delete())
+    assert service.round_analysis(ana.invite, 1).status == "queued"
+    assert len(rows(client)) == 1
+    assert service.analyse_queued() == 1
+
+
+# --------------------------------------------------------------------------
+# Fairness: the background lane of the robots' pool
+
+
+class TwoThreads(ThinkingPool):
+    """The pool with two worker threads (two slots), for the tests."""
+
+    def __init__(self) -> None:
+        super().__init__(2)
+
+    def start(self) -> None:
+        self._executor = self._new_executor()
+
+    def _new_executor(self) -> Executor:
+        return ThreadPoolExecutor(max_workers=2)
+
+
+def test_a_robot_waiting_goes_before_every_queued_analysis() -> None:
+    """One worker, busy with an analysis's action; a robot's move and more
+    of the analysis wait: the robot's move is the next to run."""
+
+    async def scenario() -> list[str]:
+        pool = ThinkingPool(0)
+        pool.start()
+        order: list[str] = []
+        gate = threading.Event()
+
+        def job(name: str) -> str:
+            if name == "analysis 1":
+                gate.wait(10)
+            order.append(name)
+            return name
+
+        first = asyncio.ensure_future(pool.run_background(job, "analysis 1"))
+        await asyncio.sleep(0)
+        rest = [asyncio.ensure_future(pool.run_background(job, f"analysis {n}")) for n in (2, 3)]
+        await asyncio.sleep(0)
+        robot = asyncio.ensure_future(pool.run("client", job, "robot"))
+        await asyncio.sleep(0)
+        gate.set()
+        await asyncio.gather(first, robot, *rest)
+        pool.stop()
+        return order
+
+    assert run_async(scenario()) == ["analysis 1", "robot", "analysis 2", "analysis 3"]
+
+
+def test_at_most_one_analysis_runs_at_a_time_so_a_worker_stays_free_for_robots() -> None:
+    async def scenario() -> tuple[list[str], str]:
+        pool = TwoThreads()
+        pool.start()
+        order: list[str] = []
+        gate = threading.Event()
+
+        def job(name: str) -> str:
+            if name.startswith("analysis"):
+                gate.wait(10)
+            order.append(name)
+            return name
+
+        analyses = [
+            asyncio.ensure_future(pool.run_background(job, f"analysis {n}")) for n in (1, 2)
+        ]
+        await asyncio.sleep(0)
+        # the second worker is free: the robot runs while the analysis waits
+        robot = await pool.run("client", job, "robot")
+        gate.set()
+        await asyncio.gather(*analyses)
+        pool.stop()
+        return order, robot
+
+    order, robot = run_async(scenario())
+    assert robot == "robot"
+    assert order == ["robot", "analysis 1", "analysis 2"]
+
+
+def test_the_runner_sends_each_action_to_the_background_lane(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(7))
+    service = service_of(client)
+    lanes: list[str] = []
+
+    class Recording(ThinkingPool):
+        async def run_background(self, fn: Any, *args: Any) -> Any:
+            lanes.append("background")
+            return await super().run_background(fn, *args)
+
+        async def run(self, owner: str, fn: Any, *args: Any) -> Any:
+            lanes.append("robot")
+            return await super().run(owner, fn, *args)
+
+    async def scenario() -> None:
+        pool = Recording(0)
+        pool.start()
+        runner = AnalysisRunner(service, pool, 0, WORLDS)
+        runner.start(asyncio.get_running_loop())
+        for _ in range(600):
+            if await asyncio.to_thread(lambda: service.round_analysis(ana.invite, 1).status) == (
+                "done"
+            ):
+                break
+            await asyncio.sleep(0.05)
+        await runner.stop()
+        pool.stop()
+
+    run_async(scenario())
+    read = service.round_analysis(ana.invite, 1)
+    assert read.status == "done" and read.analysis is not None
+    assert lanes == ["background"] * len(read.analysis.steps)
+
+
+# --------------------------------------------------------------------------
+# The API: GET /api/tables/{invite}/rounds/{n}/analysis (every answer is
+# checked against the published schema: conftest)
+
+
+def test_the_api_serves_a_rounds_analysis_to_seats_and_spectators(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    path = f"/api/tables/{ana.invite}/rounds/1/analysis"
+    in_play = client.get(path, headers=ana.headers)
+    assert in_play.status_code == 409
+    assert in_play.json()["error"] == "round_in_play"
+    finish_round(ana, random.Random(8))
+    queued = client.get(path)  # a spectator
+    assert queued.status_code == 200
+    body = queued.json()
+    assert (body["status"], body["done"], body["analysis"]) == ("queued", 0, None)
+    assert body["total"] > 0
+    service_of(client).analyse_queued()
+    for who in ({}, ana.headers):
+        done = client.get(path, headers=who)
+        assert done.status_code == 200
+        data = done.json()
+        assert data["status"] == "done" and data["done"] == data["total"]
+        analysis = data["analysis"]
+        assert analysis["format"] == "escoba-analysis/1"
+        assert [s["step"] for s in analysis["steps"]] == list(range(1, data["total"] + 1))
+        assert RoundAnalysis.from_json(analysis).round == 1
+    assert done.headers["Cache-Control"] == "no-store"
+
+
+def test_the_api_refuses_unknown_rounds_and_strangers(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(9))
+    base = f"/api/tables/{ana.invite}/rounds"
+    for number in ("2", "99"):
+        r = client.get(f"{base}/{number}/analysis")
+        assert r.status_code == 404 and r.json()["error"] == "no_round"
+    for bad in ("0", "x", "-1", "99999999999"):
+        r = client.get(f"{base}/{bad}/analysis")
+        assert r.status_code == 422 and r.json()["error"] == "invalid"
+    stranger = client.get(f"{base}/1/analysis", headers={"Authorization": "Bearer nope"})
+    assert stranger.status_code == 403 and stranger.json()["error"] == "not_seated"
+    nowhere = client.get("/api/tables/AAAAAAAAAAAA/rounds/1/analysis")
+    assert nowhere.status_code == 404

@@ -1,0 +1,126 @@
+"""The analysis on the pages (issue 28): a round's replay shows each step's
+verdict (its mark, its cost, what Luna would have played, the hindsight
+labelled as such) and, while the server still weighs the round, its
+progress, asking again every 2 s until it is done; the end of a game shows
+each player's points given away per round and their three costliest plays,
+each a link to its step."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from escoba.analysis.wording import say_mark
+from escoba.web.app import create_app
+from escoba.web.clock import ManualClock
+from escoba.web.settings import Settings
+
+from .conftest import first_legal
+from .helpers import move_seat, play_until_over, service_of, text_of
+from .test_analyses import against_a_robot, finish_round
+
+
+@pytest.fixture
+def client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    app = create_app(settings, clock=clock, rng=random.Random(4), brain=first_legal)
+    with TestClient(app) as c:
+        yield c
+
+
+def analysis_block(html: str) -> str:
+    start = html.index('id="analisis"')
+    return html[start : html.index("</section>", start)]
+
+
+def test_the_replay_says_the_analysis_is_running_then_shows_each_steps_verdict(
+    client: TestClient,
+) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(11))
+    page = client.get(f"/t/{ana.invite}/ronda/1?paso=1")
+    assert page.status_code == 200
+    block = analysis_block(page.text)
+    assert 'hx-trigger="every 2s"' in block
+    assert f'hx-get="/t/{ana.invite}/ronda/1/analisis?paso=1"' in block
+    assert "Luna está analizando la ronda: 0 de" in text_of(block)
+    service = service_of(client)
+    service.analyse_queued()
+    read = service.round_analysis(ana.invite, 1)
+    assert read.analysis is not None
+    fragment = client.get(f"/t/{ana.invite}/ronda/1/analisis?paso=1")
+    assert fragment.status_code == 200
+    assert "hx-trigger" not in fragment.text  # done: the asking stops
+    marked = [s for s in read.analysis.steps if s.mark is not None]
+    assert marked, "random play gave nothing away"
+    for step in marked:
+        html = analysis_block(client.get(f"/t/{ana.invite}/ronda/1?paso={step.step}").text)
+        assert f'data-mark="{step.mark}"' in html
+        assert say_mark(step.mark, "es") in text_of(html)
+        assert "Luna habría" in text_of(html)
+        assert "Costó" in text_of(html)
+        if step.hindsight is not None:
+            assert "A posteriori" in text_of(html)
+    best = next(s for s in read.analysis.steps if s.is_best and s.method != "forced")
+    html = analysis_block(client.get(f"/t/{ana.invite}/ronda/1?paso={best.step}").text)
+    assert 'data-mark="none"' in html and "Es la mejor jugada que encontró Luna" in text_of(html)
+    # the round's marked plays, each a link to its step
+    links = re.findall(rf'href="/t/{ana.invite}/ronda/1\?paso=(\d+)#analisis"', html)
+    assert [int(k) for k in links] == [s.step for s in marked]
+
+
+def test_the_analysis_is_in_every_language(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(12))
+    service_of(client).analyse_queued()
+    for lang, words in (("en", "analysis"), ("pt_BR", "análise"), ("es", "análisis")):
+        client.cookies.set("lang", lang)
+        html = client.get(f"/t/{ana.invite}/ronda/1?paso=1", headers={"Accept-Language": lang})
+        assert words in text_of(analysis_block(html.text)).lower(), lang
+
+
+def test_the_end_of_the_game_shows_each_players_costliest_plays(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    play_until_over([ana], random.Random(13))
+    assert ana.token is not None
+    move_seat(client, ana.invite, ana.token)
+    table = client.get(f"/t/{ana.invite}").text
+    assert f'hx-get="/t/{ana.invite}/analisis"' in table
+    running = client.get(f"/t/{ana.invite}/analisis").text
+    assert 'hx-trigger="every 2s"' in running
+    assert "Luna está analizando la partida" in text_of(running)
+    service = service_of(client)
+    service.analyse_queued()
+    done = client.get(f"/t/{ana.invite}/analisis").text
+    assert "hx-trigger" not in done
+    reads = service.game_analyses(ana.invite)
+    assert reads and all(r.status == "done" for r in reads)
+    for seat, name in enumerate(("Ana", "Tito")):
+        block = done[done.index(f'data-seat="{seat}">') + 14 :]
+        block = block[: block.index("</div>")]
+        assert text_of(block).startswith(f"{name}: regaló")
+        costly = sorted(
+            (
+                (s.given_away, r.round, s.step)
+                for r in reads
+                for s in (r.analysis.steps if r.analysis else ())
+                if s.seat == seat and s.given_away > 0
+            ),
+            key=lambda t: (-t[0], t[1], t[2]),
+        )[:3]
+        links = re.findall(rf'href="/t/{ana.invite}/ronda/(\d+)\?paso=(\d+)#analisis"', block)
+        assert [(int(r), int(k)) for r, k in links] == [(r, k) for _, r, k in costly]
+        for r in reads:
+            assert f"Ronda {r.round}:" in text_of(block)
+
+
+def test_bad_analysis_urls_get_a_page_never_a_500(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    for path in ("/ronda/1/analisis", "/ronda/x/analisis", "/ronda/1/analisis?paso=zz"):
+        r = client.get(f"/t/{ana.invite}{path}")
+        assert r.status_code in (404, 409), (path, r.status_code)
+    assert client.get("/t/AAAAAAAAAAAA/analisis").status_code == 404
+    assert client.get(f"/t/{ana.invite}/analisis").status_code == 200
