@@ -238,7 +238,7 @@ class Server:
 
     def __init__(self, tmp: Path, src: Path = ROOT / "src") -> None:
         sys.path.insert(0, str(src))
-        from escoba.web.db import migrate
+        from escoba.web.base.db import migrate
 
         url = f"sqlite:///{tmp / 'escoba.db'}"
         migrate(url)

@@ -121,7 +121,7 @@ def free_port() -> int:
 
 
 def prepare_database(db: str, pg_url: str, tmp: Path) -> str:
-    from escoba.web.db import migrate
+    from escoba.web.base.db import migrate
 
     if db == "sqlite":
         url = f"sqlite:///{tmp / 'bench.db'}"

@@ -54,8 +54,8 @@ def make_tables(url: str, count: int, seed: int) -> tuple[str, dict[str, int]]:
     from itsdangerous import URLSafeSerializer
 
     from escoba.web.app import build_core
-    from escoba.web.devices import Devices
-    from escoba.web.settings import Settings
+    from escoba.web.base.settings import Settings
+    from escoba.web.table.devices import Devices
 
     rng = random.Random(seed)
     core = build_core(Settings(database_url=url, secret_key=SECRET), migrate=False)

@@ -1,4 +1,4 @@
-"""Alembic environment: the URL comes from the caller (escoba.web.db.migrate)
+"""Alembic environment: the URL comes from the caller (escoba.web.base.db.migrate)
 or from DATABASE_URL; SQLite migrations run in batch mode."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-from escoba.web.models import Base
-from escoba.web.settings import Settings
+from escoba.web.base.models import Base
+from escoba.web.base.settings import Settings
 
 config = context.config
 url = config.get_main_option("sqlalchemy.url") or Settings().sqlalchemy_url

@@ -18,7 +18,7 @@ from escoba.engine import IllegalAction, RuleSet, apply, make_play, new_game, sh
 from escoba.engine.cards import VALUE
 from escoba.engine.state import EndReason, Result
 from escoba.i18n import LANGUAGES, TRANSLATED
-from escoba.web.settings import Settings
+from escoba.web.base.settings import Settings
 from escoba.words import CATALOG, Limits, say, say_html, say_result, say_result_html
 
 ROOT = Path(__file__).resolve().parent.parent

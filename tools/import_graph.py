@@ -5,9 +5,9 @@ between the parts of `escoba`, as a Mermaid flowchart (GitHub draws it).
     python tools/import_graph.py --check   # exit 1 if the picture is out of date
 
 The parts are the top-level packages of `escoba`, and inside `escoba.web` its
-rooms: a subpackage is a room by itself; a module of web/'s own folder
-belongs to the room ROOMS names for it. A web module no room names stops the
-tool: whoever adds one says where it lives. Arrows count the imports
+rooms, each a subpackage (a subpackage of a room is drawn inside its box),
+in the order of their layers contract in pyproject.toml; the modules of
+web/'s own folder (the app put together) are the part `app`. Arrows count the imports
 between two parts (lazy and type-only imports included, as lint-imports
 counts them), read by grimp, import-linter's own graph.
 """
@@ -15,6 +15,7 @@ counts them), read by grimp, import-linter's own graph.
 from __future__ import annotations
 
 import sys
+import tomllib
 from collections import Counter
 from pathlib import Path
 
@@ -25,82 +26,23 @@ DOC = ROOT / "docs" / "architecture.md"
 BEGIN = "<!-- import-graph: made by tools/import_graph.py, do not edit -->"
 END = "<!-- /import-graph -->"
 
-#: the rooms of escoba.web, by module of its own folder
-ROOMS: dict[str, tuple[str, ...]] = {
-    # the table itself: the command path, its storage, the service and its
-    # concerns, and the models of what a page shows (never a route)
-    "table": (
-        "command_path",
-        "store",
-        "service",
-        "lobby",
-        "play",
-        "ending",
-        "rematch",
-        "chat",
-        "jobs",
-        "reads",
-        "robots",
-        "timekeeping",
-        "watching",
-        "spoofing",
-        "story",
-        "pages",
-        "page_building",
-        "analyses",
-        "coaching",
-    ),
-    # the HTML pages: routes, the board's model for templates, templating
-    "pages": ("routes", "board", "templating", "story_routes", "analysis_pages", "install"),
-    # the JSON API: its routes and schema, its docs page
-    "api": ("api", "apidocs"),
-    # the live updates: the streams, the bridges between processes
-    "live": ("live", "bridges", "listening", "sqlite_watch", "ops"),
-    # the notices: who hears what, when, and the channels (push is a package)
-    "notices": (
-        "notices",
-        "notice_choices",
-        "notice_sweep",
-        "dispatch",
-        "mail",
-        "email_channel",
-        "email_seats",
-        "email_routes",
-        "email_address",
-        "push_routes",
-    ),
-    # a browser's device: its seats, codes to move them, «Mis mesas»
-    "devices": (
-        "devices",
-        "device_routes",
-        "seat_devices",
-        "transfers",
-        "my_tables",
-        "my_tables_live",
-        "legacy_seats",
-    ),
-    # the app put together: start-up, the routes' shared dependencies, the
-    # guards in front of every request
-    "app": ("app", "asgi", "cli", "deps", "security", "protocol"),
-    # what every room may use: settings, the database and its schema, errors,
-    # clocks, logs, the static files
-    "base": (
-        "settings",
-        "db",
-        "models",
-        "errors",
-        "limits",
-        "logs",
-        "clock",
-        "assets",
-        "cards_svg",
-    ),
-}
-#: a subpackage of escoba.web is a room of its own, kept inside another's box
-SUBROOMS = {"push": "notices", "api_schema": "api"}
+WEB = ROOT / "src" / "escoba" / "web"
+#: the modules of web/'s own folder: the app put together (one part of the picture)
+FRAME_MODULES = ("app", "asgi", "cli")
 
 
-def part_of(module: str, rooms: dict[str, str]) -> str:
+def rooms() -> list[str]:
+    """escoba.web's rooms, top to bottom: the layers of pyproject.toml's
+    contract for them (whose order the picture keeps)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    for contract in config["tool"]["importlinter"]["contracts"]:
+        if contract.get("containers") == ["escoba.web"]:
+            names = [n.strip() for layer in contract["layers"] for n in layer.split("|")]
+            return ["app" if n in FRAME_MODULES else n for n in dict.fromkeys(names)]
+    raise SystemExit("pyproject.toml: no layers contract for escoba.web's rooms")
+
+
+def part_of(module: str) -> str:
     parts = module.split(".")
     if len(parts) < 2:
         return "escoba"
@@ -109,20 +51,21 @@ def part_of(module: str, rooms: dict[str, str]) -> str:
     if len(parts) == 2:
         return "web"
     name = parts[2]
-    if name in rooms:
-        return f"web.{rooms[name]}"
-    if name in SUBROOMS:
-        return f"web.{SUBROOMS[name]}.{name}"
-    raise SystemExit(f"escoba.web.{name}: no room in tools/import_graph.py's ROOMS says it lives")
+    if name in FRAME_MODULES:
+        return "web.app"
+    if not (WEB / name).is_dir():
+        raise SystemExit(f"escoba.web.{name}: a module of web/'s own folder belongs in a room")
+    if len(parts) > 3 and (WEB / name / parts[3]).is_dir():
+        return f"web.{name}.{parts[3]}"  # a room inside a room: notices' push, the API's schema
+    return f"web.{name}"
 
 
 def arrows() -> Counter[tuple[str, str]]:
-    rooms = {m: room for room, ms in ROOMS.items() for m in ms}
     graph = grimp.build_graph("escoba", cache_dir=None)
     count: Counter[tuple[str, str]] = Counter()
     for importer in graph.modules:
         for imported in graph.find_modules_directly_imported_by(importer):
-            a, b = part_of(importer, rooms), part_of(imported, rooms)
+            a, b = part_of(importer), part_of(imported)
             if a != b and "escoba" not in (a, b) and "web" not in (a, b):
                 count[a, b] += (
                     len(graph.get_import_details(importer=importer, imported=imported)) or 1
@@ -139,7 +82,7 @@ def mermaid() -> str:
     parts = sorted({p for pair in count for p in pair})
     lines = ["```mermaid", "flowchart TD"]
     lines.append('  subgraph web["escoba.web"]')
-    for room in ROOMS:
+    for room in rooms():
         subs = [p for p in parts if p.startswith(f"web.{room}.")]
         if subs:
             lines.append(f'    subgraph {_id("web." + room)}_box["{room}"]')

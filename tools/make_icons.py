@@ -4,7 +4,7 @@
 
 Chromium (Debian's, through Playwright, as the browser tests drive it; or
 $ESCOBA_CHROMIUM) draws the SVG at each size and screenshots it. The PNGs are
-committed under `static/icons/` (web/install.py's manifest names them), so
+committed under `static/icons/` (web/html/install.py's manifest names them), so
 the app itself never needs a browser; run this again when the favicon changes.
 
 - `icon-192.png`, `icon-512.png`: the favicon as it is, on transparency.

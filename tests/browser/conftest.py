@@ -112,7 +112,7 @@ class LiveServer:
         import uvicorn
 
         from escoba.web.app import create_app
-        from escoba.web.settings import Settings
+        from escoba.web.base.settings import Settings
 
         settings = Settings(
             database_url=f"sqlite:///{db}",

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.browser
 
 
 def _database(tmp_path: Path) -> str:
-    from escoba.web.db import migrate
+    from escoba.web.base.db import migrate
 
     url = f"sqlite:///{tmp_path / 'escoba.db'}"
     migrate(url)

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from escoba.web.assets import static_url
+from escoba.web.base.assets import static_url
 
 from .conftest import DESKTOP, MISSING, LiveServer, new_context
 

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from escoba.web.settings import DEFAULT_LIMITS
+from escoba.web.base.settings import DEFAULT_LIMITS
 
 from .conftest import MISSING, LiveServer, new_context
 

@@ -40,7 +40,7 @@ BUENOS_AIRES = "America/Argentina/Buenos_Aires"
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    from escoba.web.db import migrate
+    from escoba.web.base.db import migrate
 
     tmp = tmp_path_factory.mktemp("time")
     url = f"sqlite:///{tmp / 'escoba.db'}"
@@ -52,7 +52,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def add_old_chat_line(database_url: str, invite: str, text: str, days: int) -> datetime:
     """A chat line written `days` ago (straight into the database)."""
-    from escoba.web.models import ChatRow, TableRow
+    from escoba.web.base.models import ChatRow, TableRow
 
     engine = create_engine(database_url)
     at = datetime.now(UTC).replace(microsecond=0) - timedelta(days=days)

@@ -17,9 +17,9 @@ from sqlalchemy import create_engine, text
 
 from escoba import engine as eng
 from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
-from escoba.web.db import migrate
-from escoba.web.settings import Settings
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.db import migrate
+from escoba.web.base.settings import Settings
 
 from .recording import Recorder
 from .schema_check import watch_api_responses

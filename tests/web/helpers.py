@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from escoba import engine as eng
 from escoba.engine.view import round_summary_dict
-from escoba.web.service import TableService
+from escoba.web.table.service import TableService
 
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])(10|[1-9])([DHSC])(?![0-9A-Za-z])")
 

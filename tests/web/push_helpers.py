@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
-from escoba.web.notices import Notice, NoticeKind
-from escoba.web.push import PushChannel
-from escoba.web.settings import Settings
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.settings import Settings
+from escoba.web.notices.push import PushChannel
+from escoba.web.table.notice import Notice, NoticeKind
 
 from .conftest import first_legal
 

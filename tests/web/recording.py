@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from fastapi.testclient import TestClient
 
-from escoba.web.dispatch import Dispatcher
-from escoba.web.notices import Notice, NoticeKind
-from escoba.web.service import TableService
+from escoba.web.notices.dispatch import Dispatcher
+from escoba.web.table.notice import Notice, NoticeKind
+from escoba.web.table.service import TableService
 
 from .helpers import Player, service_of
 

@@ -23,8 +23,8 @@ import httpx
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import URL, make_url
 
-from escoba.web.db import migrate
-from escoba.web.settings import Settings
+from escoba.web.base.db import migrate
+from escoba.web.base.settings import Settings
 
 PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
 #: Under pytest-xdist, this process's worker ("gw0", "gw1", …): each worker

@@ -18,12 +18,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from escoba.analysis import LunaEvaluator, RoundAnalysis, analyse_round
-from escoba.web.analyses import STALE_SECONDS, AnalysisRunner
 from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
-from escoba.web.models import RoundAnalysisRow
-from escoba.web.robots import ThinkingPool
-from escoba.web.settings import Settings
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.models import RoundAnalysisRow
+from escoba.web.base.settings import Settings
+from escoba.web.table.analyses import STALE_SECONDS, AnalysisRunner
+from escoba.web.table.robots import ThinkingPool
 
 from .conftest import first_legal
 from .helpers import Player, create, run_async, service_of
@@ -157,7 +157,7 @@ def test_a_restarted_app_runs_what_was_left_queued(settings: Settings, clock: Ma
 
 
 def test_a_round_in_play_has_no_analysis_and_an_unknown_round_none(client: TestClient) -> None:
-    from escoba.web.errors import Conflict, NotFound
+    from escoba.web.base.errors import Conflict, NotFound
 
     ana = against_a_robot(client)
     service = service_of(client)

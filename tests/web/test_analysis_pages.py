@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 
 from escoba.analysis.wording import say_mark
 from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
-from escoba.web.settings import Settings
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.settings import Settings
 
 from .conftest import first_legal
 from .helpers import move_seat, play_until_over, service_of, text_of

@@ -16,12 +16,12 @@ from fastapi.testclient import TestClient
 
 import escoba
 from escoba.engine import EndReason, Phase
-from escoba.web.api import HTTP_REFUSALS
-from escoba.web.api_schema import ERROR_CODES
+from escoba.web.api.routes import HTTP_REFUSALS
+from escoba.web.api.schema import ERROR_CODES
 from escoba.web.app import create_app
-from escoba.web.errors import ServiceError
-from escoba.web.pages import TableStatus
-from escoba.web.settings import Settings
+from escoba.web.base.errors import ServiceError
+from escoba.web.base.settings import Settings
+from escoba.web.table.pages import TableStatus
 
 from .helpers import Player, create, join
 from .schema_check import ApiSchema
@@ -99,7 +99,7 @@ def _raised_codes() -> dict[tuple[str, int], str]:
                 where = f"{path.relative_to(SRC)}:{node.lineno}"
                 found.setdefault((code, status), where)
     for status, code in HTTP_REFUSALS.items():
-        found.setdefault((code, status), "web/api.py HTTP_REFUSALS")
+        found.setdefault((code, status), "web/api/routes.py HTTP_REFUSALS")
     return found
 
 

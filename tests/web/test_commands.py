@@ -9,12 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from escoba.cli import app
-from escoba.web.bridges import Hub
-from escoba.web.clock import ManualClock
-from escoba.web.db import Database, migrate
-from escoba.web.live import Broker
-from escoba.web.service import TableService
-from escoba.web.settings import Settings
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.db import Database, migrate
+from escoba.web.base.settings import Settings
+from escoba.web.live.bridges import Hub
+from escoba.web.live.streams import Broker
+from escoba.web.table.service import TableService
 
 
 def test_expire_command_ends_week_old_tables(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

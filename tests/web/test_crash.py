@@ -14,12 +14,12 @@ from typing import Any
 import httpx
 import pytest
 
-from escoba.web.bridges import Hub
-from escoba.web.clock import SystemClock
-from escoba.web.db import Database, migrate
-from escoba.web.live import Broker
-from escoba.web.service import TableService
-from escoba.web.settings import Settings
+from escoba.web.base.clock import SystemClock
+from escoba.web.base.db import Database, migrate
+from escoba.web.base.settings import Settings
+from escoba.web.live.bridges import Hub
+from escoba.web.live.streams import Broker
+from escoba.web.table.service import TableService
 
 from .helpers import replay_log
 from .servers import PG_URL, Server, fresh_pg_database

@@ -21,7 +21,7 @@ from .test_story import step_html
 
 HX = {"HX-Request": "true"}
 SVG = "{http://www.w3.org/2000/svg}"
-#: a card on a page: its notation, its design and its name (escoba.web.cards_svg)
+#: a card on a page: its notation, its design and its name (escoba.web.base.cards_svg)
 CARD = re.compile(
     r'data-card="(\w+)"[^>]*>\s*<svg [^>]*aria-label="([^"]+)" data-card-design="(\w+)"'
 )

@@ -12,9 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
-from escoba.web.notices import DEFAULT_KINDS, Notice, NoticeKind
-from escoba.web.settings import Settings
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.settings import Settings
+from escoba.web.table.notice import DEFAULT_KINDS, Notice, NoticeKind
 
 from .conftest import first_legal
 from .helpers import Player, create, join, page_table, service_of

@@ -17,10 +17,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from escoba.web.app import Core, build_core, create_app
-from escoba.web.clock import ManualClock
-from escoba.web.deps import AppContext
-from escoba.web.notices import Notice, NoticeKind
-from escoba.web.settings import Settings
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.settings import Settings
+from escoba.web.frame.deps import AppContext
+from escoba.web.table.notice import Notice, NoticeKind
 
 from .conftest import first_legal
 from .helpers import Player, create, join, move_seat, service_of

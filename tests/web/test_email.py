@@ -21,11 +21,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
-from escoba.web.email_channel import EmailChannel
-from escoba.web.mail import MAX_ATTEMPTS
-from escoba.web.notices import Notice, NoticeKind, notice_text
-from escoba.web.settings import Settings
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.settings import Settings
+from escoba.web.notices.email.channel import EmailChannel
+from escoba.web.notices.email.mail import MAX_ATTEMPTS
+from escoba.web.table.notice import Notice, NoticeKind, notice_text
 
 from .conftest import first_legal
 from .helpers import Player, create, join, page_table, service_of, table_version

@@ -17,15 +17,15 @@ from typer.testing import CliRunner
 
 from escoba.cli import app as cli
 from escoba.web.app import create_app
-from escoba.web.assets import (
+from escoba.web.base.assets import (
     REDOC_BUNDLE,
     VENDOR_FILES,
     FrontEndMissing,
     missing_front_end,
     require_front_end,
 )
-from escoba.web.db import migrate
-from escoba.web.settings import Settings
+from escoba.web.base.db import migrate
+from escoba.web.base.settings import Settings
 
 #: What `npm ci` installed in this checkout, before the tests.
 INSTALLED = Path(__file__).resolve().parents[2] / "node_modules"

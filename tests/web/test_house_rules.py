@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from escoba import engine as eng
 from escoba.engine.round_steps import round_story
 from escoba.engine.scoring import leftover_check
-from escoba.web.models import TableRow
+from escoba.web.base.models import TableRow
 
 from .helpers import Player, join, play_until_over, server_state, service_of, version_of
 

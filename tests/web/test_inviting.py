@@ -10,7 +10,7 @@ import re
 
 from fastapi.testclient import TestClient
 
-from escoba.web.assets import static_url
+from escoba.web.base.assets import static_url
 
 from .helpers import page_table, version_of
 

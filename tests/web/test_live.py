@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from escoba.web.sqlite_watch import POLL_SECONDS
+from escoba.web.live.sqlite_watch import POLL_SECONDS
 
 from .servers import first_event, wait_until
 
@@ -106,7 +106,7 @@ def test_only_quiet_streams_are_pinged_and_the_loop_delivers_at_once() -> None:
     its streams without a round through the loop."""
     import asyncio
 
-    from escoba.web.live import Broker
+    from escoba.web.live.streams import Broker
 
     async def scenario() -> None:
         broker = Broker(ping_seconds=15)
@@ -296,7 +296,7 @@ def test_a_table_page_stream_brings_each_viewer_its_own_board(live_server: str) 
 
 
 def test_a_board_event_is_the_html_a_line_a_field() -> None:
-    from escoba.web.live import board_event
+    from escoba.web.live.streams import board_event
 
     event = board_event(7, '<div data-version="7">\r\n  <p>a</p>\r<p>b</p>\n</div>')
     assert event == (
@@ -310,7 +310,7 @@ def test_the_seat_that_acted_hears_of_it_last() -> None:
     streams, woken first, render and send theirs first."""
     import asyncio
 
-    from escoba.web.live import Broker, acting
+    from escoba.web.live.streams import Broker, acting
 
     async def scenario() -> list[str]:
         broker = Broker(ping_seconds=0)

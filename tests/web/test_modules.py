@@ -1,4 +1,4 @@
-"""The page script's ES modules as served (web/assets.py `link_modules`):
+"""The page script's ES modules as served (web/base/assets.py `link_modules`):
 each import names the content-named file, so a module's name changes with
 anything it imports, near or far; a missing file or an import circle stops
 the app at start instead of breaking the page in a browser."""
@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from escoba.web.assets import ModuleError, hashed_name, link_modules, module_imports
+from escoba.web.base.assets import ModuleError, hashed_name, link_modules, module_imports
 
 PLAY = b'import { say } from "./words.js";\nimport "./parts/chat.js";\nexport const play = say;'
 WORDS = b'export function say() { return import("./parts/chat.js"); }'

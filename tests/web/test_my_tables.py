@@ -15,10 +15,10 @@ import httpx
 from fastapi.testclient import TestClient
 from sqlalchemy import event, null
 
-from escoba.web.clock import ManualClock
-from escoba.web.models import TableRow
-from escoba.web.my_tables import MyTables
-from escoba.web.service import TableService
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.models import TableRow
+from escoba.web.table.my_tables import MyTables
+from escoba.web.table.service import TableService
 
 from .device_helpers import browser, give_turn, hold, listed, round_over, started
 from .helpers import Player, create, join, move_seat, service_of
@@ -107,7 +107,7 @@ def test_the_list_orders_a_device_s_tables_by_group_and_time(
         ("finished", finished_me.invite),
     ]
     # a table page's «Siguiente mesa» reads «waiting for me» as the list does,
-    # in its order (its own leaner reading: web/my_tables.py, `elsewhere`)
+    # in its order (its own leaner reading: web/table/my_tables.py, `elsewhere`)
     device_id = _device_id(me)
     waiting = tuple(invite for group, invite in listed(me) if group == "your_turn")
     assert service.elsewhere(device_id, "").invites == waiting

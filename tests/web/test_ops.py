@@ -23,9 +23,9 @@ from sqlalchemy import create_engine, text
 
 from escoba import engine as eng
 from escoba.web.app import create_app
-from escoba.web.logs import JsonFormatter
-from escoba.web.service import TableService
-from escoba.web.settings import Settings
+from escoba.web.base.logs import JsonFormatter
+from escoba.web.base.settings import Settings
+from escoba.web.table.service import TableService
 
 from .conftest import first_legal
 from .helpers import create, service_of
@@ -34,7 +34,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
 
 
 def test_health_reports_database_schema_and_live_bridge(app_client: TestClient) -> None:
-    from escoba.web.bridges import wait_connected
+    from escoba.web.live.bridges import wait_connected
 
     # PostgreSQL's bridge listens from a thread of its own, a moment after
     # start-up (the process is rightly not ready until then: 503): the report
@@ -237,7 +237,7 @@ def test_sqlite_checkpoints_run_in_the_background(tmp_path: Path) -> None:
     import threading
     import time
 
-    from escoba.web.db import BACKSTOP_PAGES, Database
+    from escoba.web.base.db import BACKSTOP_PAGES, Database
 
     db = Database(f"sqlite:///{tmp_path / 'cp.db'}")
     db.migrate()

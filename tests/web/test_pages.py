@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from escoba.web.models import DeviceSeatRow
+from escoba.web.base.models import DeviceSeatRow
 
 from .helpers import create, service_of
 

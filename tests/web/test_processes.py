@@ -46,7 +46,7 @@ def _database(backend: str, tmp_path: Path) -> tuple[str, dict[str, str]]:
     if redis is None:
         pytest.skip("no Redis on 127.0.0.1:6379")
     url = f"sqlite:///{tmp_path / 'shared.db'}"
-    from escoba.web.db import migrate
+    from escoba.web.base.db import migrate
 
     migrate(url)
     return url, {"ESCOBA_REDIS_URL": redis}
@@ -113,8 +113,8 @@ def test_a_commands_notify_leaves_only_when_it_commits() -> None:
     """PostgreSQL's NOTIFY rides the command's own transaction: a command
     that fails after announcing sends nothing; NOTIFYs arrive in commit
     order, so a stray one would be heard before the committed one's."""
-    from escoba.web.bridges import PostgresBridge, wait_connected
-    from escoba.web.db import Database
+    from escoba.web.base.db import Database
+    from escoba.web.live.bridges import PostgresBridge, wait_connected
 
     url = fresh_pg_database("escoba_test_notify")
     assert url is not None

@@ -12,9 +12,10 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from escoba.web.db import Database
-from escoba.web.push.channel import retry_after_seconds, topic
-from escoba.web.push.endpoints import (
+from escoba.web.base.db import Database
+from escoba.web.base.settings import Settings
+from escoba.web.notices.push.channel import retry_after_seconds, topic
+from escoba.web.notices.push.endpoints import (
     BadSubscription,
     EndpointGuard,
     EndpointRefused,
@@ -22,7 +23,7 @@ from escoba.web.push.endpoints import (
     is_public,
     parse_endpoint,
 )
-from escoba.web.push.vapid import (
+from escoba.web.notices.push.vapid import (
     SECRET_NAME,
     Vapid,
     load_private_key,
@@ -30,7 +31,6 @@ from escoba.web.push.vapid import (
     raw_private_key,
     subject_of,
 )
-from escoba.web.settings import Settings
 
 from .push_endpoint import PushEndpoint
 

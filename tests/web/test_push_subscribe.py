@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from escoba.web.clock import ManualClock
+from escoba.web.base.clock import ManualClock
 from escoba.words import say
 
 from .helpers import create, join, page_table

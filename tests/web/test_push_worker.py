@@ -11,8 +11,8 @@ from collections.abc import Callable
 import pytest
 from fastapi.testclient import TestClient
 
-from escoba.web.clock import ManualClock
-from escoba.web.push.worker import PushWorker
+from escoba.web.base.clock import ManualClock
+from escoba.web.notices.push.worker import PushWorker
 
 from .helpers import create, join
 from .push_endpoint import PushEndpoint

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from escoba.web.clock import ManualClock
-from escoba.web.errors import ServiceError
-from escoba.web.service import TableService
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.errors import ServiceError
+from escoba.web.table.service import TableService
 
 from .helpers import Player, create, join, replay_log, service_of
 
@@ -193,8 +193,8 @@ def test_a_command_writes_only_on_the_version_it_loaded(app_client: TestClient) 
     nothing is written and the command is refused as stale."""
     from sqlalchemy import text
 
-    from escoba.web.errors import Conflict
-    from escoba.web.store import TableTx
+    from escoba.web.base.errors import Conflict
+    from escoba.web.table.store import TableTx
 
     ana = create(app_client, "Ana")
     service = service_of(app_client)

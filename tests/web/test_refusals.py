@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from sqlalchemy import create_engine, inspect
 
 from escoba import engine as eng
-from escoba.web.db import migrate
-from escoba.web.models import Base
+from escoba.web.base.db import migrate
+from escoba.web.base.models import Base
 
 from .helpers import Player, create, join, move_seat, replay_log, service_of
 

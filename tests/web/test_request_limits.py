@@ -20,9 +20,9 @@ from fastapi.testclient import TestClient
 from markupsafe import escape
 from sqlalchemy import create_engine, text
 
-from escoba.web.db import migrate
-from escoba.web.security import BodyLimitMiddleware, HeaderLimitMiddleware
-from escoba.web.settings import Settings
+from escoba.web.base.db import migrate
+from escoba.web.base.settings import Settings
+from escoba.web.frame.security import BodyLimitMiddleware, HeaderLimitMiddleware
 from escoba.words import say
 
 from .helpers import run_async

@@ -37,7 +37,7 @@ def read_to_end(sock: socket.socket) -> bytes:
 def _servers(tmp_path: Path, kind: str) -> tuple[Server, Server]:
     if kind == "uvicorn":  # the app alone must do it: nothing of `escoba serve` helps
         url = f"sqlite:///{tmp_path / 'escoba.db'}"
-        from escoba.web.db import migrate
+        from escoba.web.base.db import migrate
 
         migrate(url)
         return Server(url, UNCAPPED), Server(url, UNCAPPED)

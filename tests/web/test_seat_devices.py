@@ -8,8 +8,8 @@ import re
 from fastapi.testclient import TestClient
 from sqlalchemy import func, insert, select
 
-from escoba.web.clock import ManualClock
-from escoba.web.models import DeviceSeatRow, PushSubscriptionRow, SeatPushRow
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.models import DeviceSeatRow, PushSubscriptionRow, SeatPushRow
 
 from .device_helpers import browser, code_of, hold, listed, seated, started
 from .helpers import page_table, service_of

@@ -18,8 +18,8 @@ from sqlalchemy import create_engine, text
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
-from escoba.web.settings import Settings
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.settings import Settings
 from escoba.words import say
 
 from .conftest import first_legal
@@ -481,7 +481,7 @@ def test_a_broken_rate_limiter_does_not_take_the_site_down(
     settings: Settings, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """If the counters' store fails, requests are served (and it is logged)."""
-    from escoba.web import limits
+    from escoba.web.base import limits
 
     def broken(self: object, keys: object, window_seconds: int) -> str | None:
         raise ConnectionError("counters unreachable")
@@ -500,7 +500,7 @@ def test_a_lost_database_connection_is_a_503_that_asks_to_try_again(
 ) -> None:
     from sqlalchemy.exc import OperationalError
 
-    from escoba.web.service import TableService
+    from escoba.web.table.service import TableService
 
     def dropped(*args: object, **kwargs: object) -> None:
         raise OperationalError("SELECT 1", {}, ConnectionError("server closed the connection"))
@@ -519,9 +519,9 @@ def test_database_counters_batch_far_from_a_limit_and_are_exact_near_it(db_url: 
     batches); near it, two processes' limiters on one database count exactly."""
     from sqlalchemy import select
 
-    from escoba.web.db import Database
-    from escoba.web.limits import DatabaseLimiter
-    from escoba.web.models import RateLimitRow
+    from escoba.web.base.db import Database
+    from escoba.web.base.limits import DatabaseLimiter
+    from escoba.web.base.models import RateLimitRow
 
     db = Database(db_url)
     db.migrate()
@@ -556,9 +556,9 @@ def test_counts_on_their_way_to_the_database_still_count(db_url: str) -> None:
 
     from sqlalchemy import select
 
-    from escoba.web.db import Database
-    from escoba.web.limits import DatabaseLimiter
-    from escoba.web.models import RateLimitRow
+    from escoba.web.base.db import Database
+    from escoba.web.base.limits import DatabaseLimiter
+    from escoba.web.base.models import RateLimitRow
 
     db = Database(db_url)
     db.migrate()
@@ -641,11 +641,11 @@ def test_live_events_and_error_pages_name_no_hidden_card(
 
     import httpx
 
-    from escoba.web.bridges import Hub
-    from escoba.web.clock import SystemClock
-    from escoba.web.db import Database, migrate
-    from escoba.web.live import Broker
-    from escoba.web.service import TableService
+    from escoba.web.base.clock import SystemClock
+    from escoba.web.base.db import Database, migrate
+    from escoba.web.live.bridges import Hub
+    from escoba.web.live.streams import Broker
+    from escoba.web.table.service import TableService
 
     migrate(settings.sqlalchemy_url)
     server = Server(db_url).start(tmp_path)

@@ -9,7 +9,7 @@ import threading
 
 from fastapi.testclient import TestClient
 
-from escoba.web.clock import ManualClock
+from escoba.web.base.clock import ManualClock
 
 from .helpers import Player, create, join, play_until_over, server_state, service_of, text_of
 

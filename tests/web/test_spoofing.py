@@ -16,12 +16,12 @@ from sqlalchemy import create_engine, insert, update
 
 from escoba.bots import SEATABLE
 from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
-from escoba.web.errors import Conflict, Invalid
-from escoba.web.models import ChatRow, SeatRow
-from escoba.web.service import TableService
-from escoba.web.settings import Settings
-from escoba.web.spoofing import (
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.errors import Conflict, Invalid
+from escoba.web.base.models import ChatRow, SeatRow
+from escoba.web.base.settings import Settings
+from escoba.web.table.service import TableService
+from escoba.web.table.spoofing import (
     MAX_MARKS_PER_LETTER,
     has_visible_letter_or_digit,
     look_alike,

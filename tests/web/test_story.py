@@ -17,7 +17,7 @@ from escoba import engine as eng
 from escoba.engine.cards import NOTATION
 from escoba.engine.state import RoundAction
 from escoba.names import Design, card_name
-from escoba.web.board import describe_action as describe
+from escoba.web.rendering.board import describe_action as describe
 
 from .helpers import (
     Player,

@@ -18,7 +18,7 @@ import httpx
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
-from escoba.web.clock import ManualClock
+from escoba.web.base.clock import ManualClock
 
 from .device_helpers import browser, give_turn, hold, started
 from .helpers import create, move_seat, service_of

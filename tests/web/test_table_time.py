@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from fastapi.testclient import TestClient
 
-from escoba.web.clock import ManualClock
+from escoba.web.base.clock import ManualClock
 
 from .helpers import page_table, service_of, version_of
 

@@ -14,11 +14,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
-from escoba.web.models import DeviceRow, DeviceSeatRow, TransferCodeRow
-from escoba.web.my_tables import arrivals_query
-from escoba.web.settings import Settings
-from escoba.web.transfers import ALPHABET, parse_code
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.models import DeviceRow, DeviceSeatRow, TransferCodeRow
+from escoba.web.base.settings import Settings
+from escoba.web.table.my_tables import arrivals_query
+from escoba.web.table.transfers import ALPHABET, parse_code
 
 from .conftest import first_legal
 from .device_helpers import (

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from escoba.web.assets import IMMUTABLE, SHORT, static_url, takes_gzip, vendor_url
+from escoba.web.base.assets import IMMUTABLE, SHORT, static_url, takes_gzip, vendor_url
 
 from .helpers import page_game_on_my_turn, page_table, version_of
 

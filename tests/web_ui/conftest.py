@@ -21,7 +21,7 @@ from escoba.engine import (
     shuffled_deck,
     view,
 )
-from escoba.web.pages import ChatLine, PageSeat, TablePage, TableStatus
+from escoba.web.table.pages import ChatLine, PageSeat, TablePage, TableStatus
 
 NAMES = ("Ana", "Beto", "Carmen", "Dani")
 

@@ -6,7 +6,7 @@ import pytest
 
 from escoba.engine.cards import NOTATION
 from escoba.names import Design, card_name
-from escoba.web.cards_svg import card_back_svg, card_svg, sprite, symbol_id
+from escoba.web.base.cards_svg import card_back_svg, card_svg, sprite, symbol_id
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -15,7 +15,7 @@ from escoba.engine.cards import parse_card
 from escoba.engine.scoring import score_round
 from escoba.engine.state import Leftover
 from escoba.names import Design
-from escoba.web.templating import render_table
+from escoba.web.rendering.templating import render_table
 from escoba.words import leftover_sum, say, say_rules
 
 from .conftest import make_page, play_until, text_of

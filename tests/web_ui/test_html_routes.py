@@ -16,8 +16,8 @@ from escoba import engine as eng
 from escoba.engine import parse_card
 from escoba.engine.cards import NOTATION, VALUE
 from escoba.web.app import create_app
-from escoba.web.clock import ManualClock
-from escoba.web.settings import Settings
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.settings import Settings
 from escoba.words import say
 
 HX = {"HX-Request": "true"}

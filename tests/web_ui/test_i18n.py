@@ -17,7 +17,7 @@ from escoba.i18n import (
     translations,
 )
 from escoba.names import Design, card_name, the_card
-from escoba.web.templating import render_page, render_table
+from escoba.web.rendering.templating import render_page, render_table
 
 from .conftest import make_page, play_until, start
 
@@ -100,7 +100,7 @@ def test_the_fast_gettext_renders_as_jinjas_own(lang: str) -> None:
     from jinja2 import Environment
 
     from escoba.engine import Phase
-    from escoba.web.templating import environment, table_context
+    from escoba.web.rendering.templating import environment, table_context
 
     ours = environment(lang)
     stock = Environment(

@@ -15,9 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from escoba.web.app import create_app
-from escoba.web.assets import STATIC_DIR, split_hash
-from escoba.web.clock import ManualClock
-from escoba.web.settings import Settings
+from escoba.web.base.assets import STATIC_DIR, split_hash
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.settings import Settings
 from escoba.words import say
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -47,7 +47,7 @@ def png_size(path: Path) -> tuple[int, int]:
 def static_file(src: str) -> Path:
     assert src.startswith("/static/"), src
     name = src.removeprefix("/static/")
-    if not (STATIC_DIR / name).is_file():  # named by its content (web/assets.py)
+    if not (STATIC_DIR / name).is_file():  # named by its content (web/base/assets.py)
         plain = split_hash(name)
         assert plain is not None, src
         name = plain[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from escoba.web.templating import moment_tag
+from escoba.web.rendering.templating import moment_tag
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

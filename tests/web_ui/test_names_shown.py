@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from escoba.engine import EndReason, Phase, end_game
 from escoba.names import Design
-from escoba.web.templating import render_table
+from escoba.web.rendering.templating import render_table
 
 from .conftest import make_page, play_until, seat_rows, start, text_of
 

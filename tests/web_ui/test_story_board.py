@@ -19,9 +19,9 @@ from escoba.engine import (
     start_next_round,
 )
 from escoba.names import Design
-from escoba.web.pages import SeriesScore
-from escoba.web.story import round_points, series_names, winners_of_games
-from escoba.web.templating import render_table
+from escoba.web.rendering.templating import render_table
+from escoba.web.table.pages import SeriesScore
+from escoba.web.table.story import round_points, series_names, winners_of_games
 
 from .conftest import make_page, play_until, start, text_of
 

@@ -13,7 +13,7 @@ from escoba.engine import CARDS, GameState, Phase
 from escoba.engine.cards import NOTATION, parse_card
 from escoba.engine.scoring import score_round
 from escoba.names import Design
-from escoba.web.templating import render_table
+from escoba.web.rendering.templating import render_table
 
 from .conftest import make_page, play_until, start, text_of
 

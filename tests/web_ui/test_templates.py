@@ -9,10 +9,10 @@ from dataclasses import replace
 from escoba.engine import EndReason, GameState, Phase, Play, end_game, view
 from escoba.engine.cards import NOTATION
 from escoba.names import Design
-from escoba.web.assets import vendor_url
-from escoba.web.board import board_model
-from escoba.web.pages import TableStatus
-from escoba.web.templating import render_board, render_page, render_table
+from escoba.web.base.assets import vendor_url
+from escoba.web.rendering.board import board_model
+from escoba.web.rendering.templating import render_board, render_page, render_table
+from escoba.web.table.pages import TableStatus
 
 from .conftest import make_page, play_until, start, text_of
 

@@ -11,8 +11,8 @@ from escoba.engine import GameState, Phase, parse_card
 from escoba.engine.state import RoundAction, TableTake
 from escoba.i18n import LANGUAGES, translations
 from escoba.names import Design, the_cards
-from escoba.web.board import board_model
-from escoba.web.templating import render_table
+from escoba.web.rendering.board import board_model
+from escoba.web.rendering.templating import render_table
 from escoba.words import say
 
 from .conftest import make_page, start, text_of

@@ -22,10 +22,18 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
-from escoba.web import (
-    api,
-    apidocs,
-    assets,
+from escoba.web.api import docs as apidocs
+from escoba.web.api import routes as api
+from escoba.web.base import assets
+from escoba.web.base.clock import Clock, SystemClock
+from escoba.web.base.db import Database
+from escoba.web.base.errors import Busy, ServiceError
+from escoba.web.base.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
+from escoba.web.base.settings import Settings
+from escoba.web.frame.deps import AppContext, lang_of
+from escoba.web.frame.legacy_seats import LegacySeatsMiddleware
+from escoba.web.frame.security import BodyLimitMiddleware, GuardMiddleware, HeaderLimitMiddleware
+from escoba.web.html import (
     device_routes,
     email_routes,
     install,
@@ -33,27 +41,19 @@ from escoba.web import (
     push_routes,
     routes,
 )
-from escoba.web.analyses import AnalysisRunner
-from escoba.web.bridges import Hub, make_bridge
-from escoba.web.clock import Clock, SystemClock
-from escoba.web.command_path import RobotBrain
-from escoba.web.db import Database
-from escoba.web.deps import AppContext, lang_of
-from escoba.web.devices import Devices
-from escoba.web.dispatch import Dispatcher
-from escoba.web.email_channel import EmailChannel
-from escoba.web.errors import Busy, ServiceError
-from escoba.web.legacy_seats import LegacySeatsMiddleware
-from escoba.web.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
-from escoba.web.live import Broker, close_on_exit_signals
-from escoba.web.notices import Channel
-from escoba.web.push import PushChannel, Vapid
-from escoba.web.push.worker import PushWorker
-from escoba.web.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
-from escoba.web.security import BodyLimitMiddleware, GuardMiddleware, HeaderLimitMiddleware
-from escoba.web.service import TableService
-from escoba.web.settings import Settings
-from escoba.web.story_routes import router as story_router
+from escoba.web.html.story_routes import router as story_router
+from escoba.web.live.bridges import Hub, make_bridge
+from escoba.web.live.streams import Broker, close_on_exit_signals
+from escoba.web.notices.dispatch import Dispatcher
+from escoba.web.notices.email.channel import EmailChannel
+from escoba.web.notices.push import PushChannel, Vapid
+from escoba.web.notices.push.worker import PushWorker
+from escoba.web.table.analyses import AnalysisRunner
+from escoba.web.table.command_path import RobotBrain
+from escoba.web.table.devices import Devices
+from escoba.web.table.notice import Channel
+from escoba.web.table.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
+from escoba.web.table.service import TableService
 from escoba.words import say
 
 log = logging.getLogger("escoba.web")
@@ -69,7 +69,7 @@ GZIP_MIN_BYTES: Final = 512
 GZIP_LEVEL: Final = 6
 #: Never compressed here: an event stream (a compressor would hold its events
 #: back until enough of them filled a block; a table page's stream gzips
-#: itself, flushed at each event: web/live.py), nor what is compressed already.
+#: itself, flushed at each event: web/live/streams.py), nor what is compressed already.
 GZIP_NEVER: Final = tuple(sorted({*DEFAULT_EXCLUDED_CONTENT_TYPES, "text/event-stream"}))
 
 
@@ -252,7 +252,7 @@ def create_app(
         title="Escoba",
         summary="Escoba del 15 at your own pace: invite tables, robots, live play.",
         lifespan=lifespan,
-        docs_url=None,  # FastAPI's pages need a CDN and an inline script: web/apidocs.py
+        docs_url=None,  # FastAPI's pages need a CDN and an inline script: web/api/docs.py
         redoc_url=None,
     )
     app.state.ctx = ctx
@@ -274,7 +274,7 @@ def create_app(
     app.add_middleware(ClientTag)
     # outermost: every answer that is worth it, gzipped for a browser that
     # takes it (pages, fragments, the API's JSON, refusals); the static files
-    # come gzipped already (web/assets.py) and go through untouched
+    # come gzipped already (web/base/assets.py) and go through untouched
     app.add_middleware(
         GZipMiddleware,
         minimum_size=GZIP_MIN_BYTES,

@@ -2,8 +2,8 @@
 (`uvicorn escoba.web.asgi:app --workers 4`, after `escoba migrate`)."""
 
 from escoba.web.app import create_app
-from escoba.web.logs import configure
-from escoba.web.settings import Settings
+from escoba.web.base.logs import configure
+from escoba.web.base.settings import Settings
 
 _settings = Settings()
 configure(_settings.log_format, _settings.log_level)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import typer
 
-from escoba.web.settings import Settings
+from escoba.web.base.settings import Settings
 
-# On SIGTERM the live streams end at once (escoba.web.live.close_on_exit_signals);
+# On SIGTERM the live streams end at once (escoba.web.live.streams.close_on_exit_signals);
 # this bounds the wait for the rest, such as a client that stopped reading.
 GRACEFUL_SHUTDOWN_SECONDS = 5
 
@@ -25,15 +25,15 @@ def serve(
     Several workers share live updates through PostgreSQL LISTEN/NOTIFY (or
     Redis with ESCOBA_REDIS_URL); behind a proxy, see docs/deploy.md. A
     request's head must arrive within ESCOBA_REQUEST_TIMEOUT_SECONDS and fit
-    in ESCOBA_MAX_HEADER_BYTES (escoba.web.protocol), and a stop (SIGTERM)
+    in ESCOBA_MAX_HEADER_BYTES (escoba.web.frame.protocol), and a stop (SIGTERM)
     takes at most a few seconds."""
     import uvicorn
     from sqlalchemy.engine import make_url
 
-    from escoba.web.assets import FrontEndMissing, require_front_end
-    from escoba.web.db import migrate
-    from escoba.web.logs import log_config
-    from escoba.web.protocol import HeadLimitsProtocol
+    from escoba.web.base.assets import FrontEndMissing, require_front_end
+    from escoba.web.base.db import migrate
+    from escoba.web.base.logs import log_config
+    from escoba.web.frame.protocol import HeadLimitsProtocol
 
     settings = Settings()
     if workers > 1 and settings.live in ("local", "sqlite"):
@@ -67,7 +67,7 @@ def serve(
 
 def migrate_command() -> None:
     """Bring the database schema up to date (idempotent)."""
-    from escoba.web.db import migrate
+    from escoba.web.base.db import migrate
 
     migrate(Settings().sqlalchemy_url)
     typer.echo("Schema up to date.")

@@ -10,7 +10,7 @@ from typing import Final, Protocol
 
 
 class Limits(Protocol):
-    """The settings a sentence may quote (`escoba.web.settings.Settings`)."""
+    """The settings a sentence may quote (`escoba.web.base.settings.Settings`)."""
 
     @property
     def absence_hours(self) -> float: ...

@@ -22,7 +22,7 @@ NOTICES: Final = {
         settings=DAYS,
     ),
     "nameless_player": sentence("Jugador %(n)s"),
-    # -- Notices to a seat away from its table (web/notices.py) --------------
+    # -- Notices to a seat away from its table (web/table/notice.py) --------------
     "notice_title": sentence("Escoba · mesa de %(players)s"),
     "notice_turn": sentence("Te toca jugar."),
     "notice_turn_who": sentence("Te toca jugar: %(who)s jugó."),
@@ -36,7 +36,7 @@ NOTICES: Final = {
     ),
     "notice_expiry": sentence("Si nadie juega, la mesa vence %(left)s."),
     "notice_chat": sentence("%(who)s escribió en el chat."),
-    # -- E-mail notices (web/email_seats.py, web/email_channel.py) -----------
+    # -- E-mail notices (web/notices/email/seats.py, web/notices/email/channel.py) -----------
     "empty_email": sentence("Escribe tu dirección de correo."),
     "email_too_long": counted(
         "La dirección de correo es muy larga (máximo %(limit)s carácter).",
@@ -76,7 +76,7 @@ NOTICES: Final = {
     "waiting_absence": sentence(
         "%(who)s no juega desde hace %(since)s: puedes TERMINAR POR AUSENCIA."
     ),
-    # -- Web Push subscriptions (web/push/endpoints.py) -----------------------
+    # -- Web Push subscriptions (web/notices/push/endpoints.py) -----------------------
     "push_not_subscription": sentence("Eso no es una suscripción de notificaciones del navegador."),
     "push_endpoint_long": sentence(
         "La dirección de la suscripción es demasiado larga (máximo %(limit)s caracteres)."

@@ -52,7 +52,7 @@ SITE: Final = {
     "invalid": sentence("Dato no válido: %(field)s (%(detail)s)"),
     "not_found": sentence("La API no tiene esa dirección."),
     "method_not_allowed": sentence("Esa dirección de la API no acepta ese método."),
-    # -- The installed app (web/install.py) ---------------------------------
+    # -- The installed app (web/html/install.py) ---------------------------------
     "app_description": sentence(
         "Escoba del 15 con tus amigos, a tu ritmo: cada uno juega cuando puede"
         " y la app avisa cuando te toca."

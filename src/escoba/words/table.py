@@ -48,7 +48,7 @@ TABLE: Final = {
     "not_finished": sentence("La partida todavía no terminó."),
     "record_not_ready": sentence("El registro se descarga cuando la partida termina."),
     "game_story_not_ready": sentence("La partida entera se puede leer cuando termina."),
-    # the replay of a round (escoba.web.story_routes)
+    # the replay of a round (escoba.web.html.story_routes)
     "no_round_title": sentence("No hay repetición"),
     "no_round": sentence(
         "Solo se pueden repetir las rondas terminadas de la partida en juego, "
@@ -100,7 +100,7 @@ TABLE: Final = {
     "transfer_expired": sentence("Ese código venció: pide uno nuevo en el otro dispositivo."),
     "nothing_to_transfer": sentence("Este dispositivo no tiene mesas para pasar."),
     "no_such_device": sentence("Ese dispositivo ya no tiene este lugar."),
-    # -- Time on the table (web/timekeeping.py): %(left)s is «dentro de 8 h»,
+    # -- Time on the table (web/table/timekeeping.py): %(left)s is «dentro de 8 h»,
     # %(since)s «hace 5 h», %(moment)s a date and time -----------------------
     "turn_of_since": sentence("Turno de %(name)s · %(since)s"),
     "absence_countdown": sentence("TERMINAR POR AUSENCIA disponible %(left)s"),

@@ -1,0 +1,554 @@
+"""The JSON API over the same service (OpenAPI at /docs): anyone can write a
+client or a robot. A seat is identified by its token, sent as
+`Authorization: Bearer <token>`; without one you are a spectator, and a token
+that holds no seat at the table is refused (403), on reads as on commands.
+
+Every command answers with the table as its seat sees it after the command,
+so a client never reads it again. Every refusal, whatever refused it (the
+service, validation, FastAPI's body parsing, routing), is `{"error": code,
+"message": text}` with a status its route documents (`web/api/schema/errors.py`),
+and no answer may be cached (`Cache-Control: no-store`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine, Mapping
+from http import HTTPStatus
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, Depends, Path, Query, Request, status
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException
+
+from escoba.engine import Action, Claim, View, make_claim, make_play, parse_card, parse_cards
+from escoba.engine.cards import NOTATION, cards_str
+from escoba.web.api.schema import (
+    ANY,
+    BODY,
+    ActIn,
+    AnalysisOut,
+    ChatIn,
+    ChatOut,
+    ClaimIn,
+    CreateIn,
+    JoinIn,
+    NoticesIn,
+    NoticesOut,
+    PlayIn,
+    PositionIn,
+    PushEndpointIn,
+    PushSubscriptionIn,
+    RematchIn,
+    RobotIn,
+    SeatOut,
+    TableOut,
+    TransferOut,
+    VersionIn,
+    refusals,
+)
+from escoba.web.base.errors import Conflict, Forbidden
+from escoba.web.frame.deps import AppContext, bearer_token, public_base_url
+from escoba.web.table.lobby import Joined
+from escoba.web.table.notice import NoticeKind
+from escoba.web.table.pages import ChatLine, TablePage
+from escoba.web.table.service import TableService
+from escoba.words import say
+
+NO_STORE = {"Cache-Control": "no-store"}
+#: The API's messages are Spanish, the site's language (its codes are for programs).
+API_LANG = "es"
+
+
+class NoStoreRoute(APIRoute):
+    """An API route whose every answer is `Cache-Control: no-store`: a view
+    carries the seat's hand, a new seat its token, and the rest is a table's
+    live state behind its secret invite code, so no browser or proxy may keep
+    any of it (the pages say the same)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def no_store(request: Request) -> Response:
+            response = await handler(request)
+            response.headers.update(NO_STORE)
+            return response
+
+        return no_store
+
+
+router = APIRouter(prefix="/api", tags=["api"], route_class=NoStoreRoute)
+
+
+# The routes and their dependencies are coroutines: the service's calls are
+# short, and on the event loop they cost a third of what they cost with a trip
+# to the thread pool and back, where they fight the loop for the GIL
+# (bench/RESULTS-load.md).
+async def _service(request: Request) -> TableService:
+    ctx: AppContext = request.app.state.ctx
+    return ctx.service
+
+
+async def _bearer_token(request: Request) -> str | None:
+    return bearer_token(request)
+
+
+MAX_ID = 2**31 - 1  # the largest id of an INTEGER key column
+
+ServiceDep = Annotated[TableService, Depends(_service)]
+TokenDep = Annotated[str | None, Depends(_bearer_token)]
+Invite = Annotated[str, Path(description="The table's invite code, from its link.")]
+
+
+def refusal(
+    status_code: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    """The API's one error shape, `{"error": code, "message": text}`."""
+    return JSONResponse(
+        {"error": code, "message": message},
+        status_code=status_code,
+        headers={**(headers or {}), **NO_STORE},
+    )
+
+
+def validation_refusal(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """A request FastAPI could not turn into a route's arguments: a body that
+    is no JSON at all is a 400 (`bad_json`), a body sent as another media type
+    a 415, anything else a 422 (`invalid`) that names the first wrong field."""
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return refusal(400, "bad_json", say("bad_json", API_LANG))
+    whole_body = next((e for e in errors if tuple(e.get("loc", ())) == ("body",)), None)
+    if whole_body is not None:
+        if whole_body.get("type") == "missing":
+            return refusal(422, "invalid", say("missing_body", API_LANG))
+        if not _is_json(request.headers.get("content-type")):
+            # FastAPI parses a body as JSON only when it is labelled so
+            media = "unsupported_media_type"
+            return refusal(415, "unsupported_media_type", say(media, API_LANG))
+        return refusal(422, "invalid", say("body_not_object", API_LANG))
+    first = errors[0] if errors else {}
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    detail = first.get("msg", "")
+    return refusal(422, "invalid", say("invalid", API_LANG, field=where, detail=detail))
+
+
+#: FastAPI's words when a body labelled JSON cannot even be decoded (not UTF-8).
+BODY_PARSE_ERROR = "There was an error parsing the body"
+HTTP_REFUSALS: dict[int, str] = {404: "not_found", 405: "method_not_allowed"}
+
+
+def http_refusal(exc: HTTPException) -> JSONResponse:
+    """An HTTP error raised by FastAPI or Starlette themselves (an unknown
+    path, a wrong method, an unreadable body) in the API's shape, with its
+    headers (a 405's `Allow`)."""
+    if exc.status_code == 400 and exc.detail == BODY_PARSE_ERROR:
+        code, message = "bad_json", say("bad_encoding", API_LANG)
+    elif exc.status_code in HTTP_REFUSALS:
+        code = HTTP_REFUSALS[exc.status_code]
+        message = say(code, API_LANG)
+    else:
+        phrase = HTTPStatus(exc.status_code).phrase
+        code = phrase.lower().replace(" ", "_").replace("-", "_")
+        message = exc.detail if isinstance(exc.detail, str) else phrase
+    return refusal(exc.status_code, code, message, exc.headers)
+
+
+def _is_json(content_type: str | None) -> bool:
+    media = (content_type or "").split(";")[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+def _chat_out(line: ChatLine) -> ChatOut:
+    return ChatOut(
+        id=line.id, position=line.position, name=line.name, text=line.text, at=line.at.isoformat()
+    )
+
+
+def table_json(page: TablePage) -> dict[str, Any]:
+    """A `TableOut` as JSON-ready data, made without the models (the hot read
+    of every turn; the model stays the route's documented response, and the
+    tests check this against it)."""
+    return {
+        "invite": page.invite,
+        "status": page.status.value,
+        "target": page.target,
+        "rules": page.rules.to_dict(),
+        "version": page.version,
+        "game_number": page.game_number,
+        "seats": [
+            {
+                "position": s.position,
+                "name": s.name,
+                "robot": s.robot,
+                "game_seat": s.game_seat,
+                "creator": s.is_creator,
+                "you": s.is_you,
+                "rematch": s.rematch_accepted,
+            }
+            for s in page.seats
+        ],
+        "you": None if page.you is None else page.you.position,
+        "names": list(page.names),
+        "view": None if page.view is None else view_json(page.view),
+        "result": page.result_text,
+        "can": {
+            "join": page.can_join,
+            "start": page.can_start,
+            "manage": page.can_manage,
+            "chat": page.can_chat,
+            "leave": page.can_leave,
+            "next_round": page.can_next_round,
+            "absence": page.absence_available,
+            "rematch": page.you is not None
+            and page.rematch_possible
+            and not page.rematch_accepted_by_you,
+        },
+    }
+
+
+def view_json(view: View) -> dict[str, Any]:
+    """A `ViewOut`: the engine's JSON form of the view, whose legal claims
+    list `cards` as the history and the record do (every card taken, the left
+    card first) instead of the engine's `group` (the other cards)."""
+    data = view.to_dict()
+    left = view.claimable
+    if left is not None and any(isinstance(a, Claim) for a in view.legal):
+        data["legal_actions"] = [
+            {"type": "claim", "cards": cards_str((left, *a.group))}
+            if isinstance(a, Claim)
+            else a.to_dict()
+            for a in view.legal
+        ]
+    return data
+
+
+def _table_response(
+    service: TableService, invite: str, token: str | None, status_code: int = 200
+) -> Response:
+    """The table as the seat of `token` sees it now: every command's answer
+    (after it committed: its version, or a later one if the table moved on
+    meanwhile, robots' answers included), which spares the client a read."""
+    page = service.page(invite, token, with_chat=False)
+    return _json(table_json(page), status_code)
+
+
+def _json(data: Any, status_code: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status_code, media_type="application/json")
+
+
+def _seat_response(request: Request, service: TableService, joined: Joined) -> Response:
+    ctx: AppContext = request.app.state.ctx
+    base = public_base_url(request, ctx.settings)
+    invite, token = joined.invite, joined.token
+    page = service.page(invite, token, with_chat=False)
+    code = service.transfer_seat(invite, token)
+    seat = {
+        "invite": invite,
+        "token": token,
+        "position": joined.position,
+        "table_url": f"{base}/t/{invite}",
+        "continue_url": base + code.path,
+        "table": table_json(page),
+    }
+    return _json(seat, status.HTTP_201_CREATED)
+
+
+#: The refusals of a command on a table: its body's, the table's, and any request's.
+COMMAND = refusals(*ANY, *BODY, 409)
+
+
+@router.post(
+    "/tables",
+    status_code=status.HTTP_201_CREATED,
+    response_model=SeatOut,
+    responses=refusals(405, 431, 503, *BODY),
+)
+async def create_table(body: CreateIn, service: ServiceDep, request: Request) -> Response:
+    """Open a table; you take the first seat and deal the first round."""
+    return _seat_response(request, service, service.create_table(body.name, body.rule_set()))
+
+
+@router.post(
+    "/tables/{invite}/seats",
+    status_code=status.HTTP_201_CREATED,
+    response_model=SeatOut,
+    responses=COMMAND,
+)
+async def join_table(
+    invite: Invite, body: JoinIn, service: ServiceDep, request: Request
+) -> Response:
+    """Take a free seat before the game starts."""
+    return _seat_response(request, service, service.join(invite, body.name))
+
+
+@router.get("/tables/{invite}", response_model=TableOut, responses=refusals(*ANY, 403))
+async def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> Response:
+    """The table as your seat sees it (a spectator's view without a token)."""
+    page = service.page(invite, token, with_chat=False)
+    if token is not None and page.you is None:
+        raise Forbidden("not_seated")
+    return _json(table_json(page))
+
+
+@router.post("/tables/{invite}/robots", response_model=TableOut, responses=COMMAND)
+async def add_robot(
+    invite: Invite, body: RobotIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    service.add_robot(invite, token, body.version, body.robot)
+    return _table_response(service, invite, token)
+
+
+@router.post("/tables/{invite}/robots/remove", response_model=TableOut, responses=COMMAND)
+async def remove_robot(
+    invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    service.remove_robot(invite, token, body.version, body.position)
+    return _table_response(service, invite, token)
+
+
+@router.post("/tables/{invite}/partner", response_model=TableOut, responses=COMMAND)
+async def choose_partner(
+    invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    """LAS PAREJAS: with four, the creator's partner sits opposite."""
+    service.choose_partner(invite, token, body.version, body.position)
+    return _table_response(service, invite, token)
+
+
+@router.post("/tables/{invite}/start", response_model=TableOut, responses=COMMAND)
+async def start(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> Response:
+    service.start(invite, token, body.version)
+    return _table_response(service, invite, token)
+
+
+@router.post("/tables/{invite}/actions", response_model=TableOut, responses=COMMAND)
+async def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep) -> Response:
+    """Play a card (`play`: with `capture` to take cards, empty to leave it on
+    the table) or take the 15 that was left (`claim`, with `cards`: every card
+    you take, the left card included). Any of the view's `legal_actions` is
+    an `action` as it is."""
+    service.act(invite, token, body.version, _action(service, invite, token, body.action))
+    return _table_response(service, invite, token)
+
+
+def _action(
+    service: TableService, invite: str, token: str | None, action: PlayIn | ClaimIn
+) -> Action:
+    """The engine's action for a command's: the engine's claim names the
+    other cards only (its `group`), so the left card comes out of `cards`,
+    read from the seat's view (if the table moved on since, the command is
+    refused as stale anyway)."""
+    if isinstance(action, PlayIn):
+        return make_play(parse_card(action.card), parse_cards(action.capture))
+    cards = parse_cards(action.cards)
+    view = service.page(invite, token, with_chat=False).view
+    left = None if view is None else view.claimable
+    if left is None or not cards:
+        return make_claim(cards)  # the engine says why there is nothing to claim
+    if left not in cards:
+        raise Conflict("claim_missing_card", card=NOTATION[left])
+    return make_claim([c for c in cards if c != left])
+
+
+@router.post("/tables/{invite}/next-round", response_model=TableOut, responses=COMMAND)
+async def next_round(
+    invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    """SIGUIENTE RONDA."""
+    service.next_round(invite, token, body.version)
+    return _table_response(service, invite, token)
+
+
+@router.post("/tables/{invite}/abandon", response_model=TableOut, responses=COMMAND)
+async def abandon(
+    invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    """ABANDONAR: your side loses and the game ends."""
+    service.abandon(invite, token, body.version)
+    return _table_response(service, invite, token)
+
+
+@router.post("/tables/{invite}/absence", response_model=TableOut, responses=COMMAND)
+async def absence(
+    invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    """TERMINAR POR AUSENCIA, once the player on turn has been idle longer
+    than ESCOBA_ABSENCE_HOURS (48 by default)."""
+    service.end_for_absence(invite, token, body.version)
+    return _table_response(service, invite, token)
+
+
+@router.post("/tables/{invite}/rematch", response_model=TableOut, responses=COMMAND)
+async def rematch(
+    invite: Invite, body: RematchIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    """PROPONER REVANCHA, the first person to ask for one (no seat's `rematch`
+    yet), or ACEPTAR REVANCHA, the others after: the new game starts at this
+    table when every person has asked (robots need no asking, so a person
+    alone with robots starts it at once). With four, the creator's request
+    carries `pairs`: MANTENER (`keep`) or CAMBIAR (`change`)."""
+    service.accept_rematch(invite, token, body.version, body.pairs)
+    return _table_response(service, invite, token)
+
+
+@router.post(
+    "/tables/{invite}/transfer",
+    status_code=status.HTTP_201_CREATED,
+    response_model=TransferOut,
+    responses=refusals(*ANY, *BODY),
+)
+async def transfer(
+    invite: Invite, service: ServiceDep, token: TokenDep, request: Request
+) -> Response:
+    """«Seguir en otro dispositivo»: a fresh single-use link (and its code)
+    that opens your seat in a browser; the seat's token never goes in a URL."""
+    code = service.transfer_seat(invite, token)
+    ctx: AppContext = request.app.state.ctx
+    data = {
+        "code": code.code,
+        "url": public_base_url(request, ctx.settings) + code.path,
+        "expires_at": code.expires_at.isoformat().replace("+00:00", "Z"),
+    }
+    return _json(data, status.HTTP_201_CREATED)
+
+
+@router.get("/tables/{invite}/chat", responses=refusals(*ANY, 403))
+async def read_chat(
+    invite: Invite,
+    service: ServiceDep,
+    token: TokenDep,
+    after: Annotated[
+        int, Query(ge=0, le=MAX_ID, description="Only the lines after this chat line id.")
+    ] = 0,
+) -> list[ChatOut]:
+    _require_seat_if_named(service, invite, token)
+    return [_chat_out(line) for line in service.chat_lines(invite, after)]
+
+
+@router.post(
+    "/tables/{invite}/chat",
+    status_code=status.HTTP_201_CREATED,
+    response_model=TableOut,
+    responses=COMMAND,
+)
+async def write_chat(
+    invite: Invite, body: ChatIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    """Seated players write; spectators read only. A chat line changes no
+    version: a move made on the version before it is still current."""
+    service.chat(invite, token, body.text)
+    return _table_response(service, invite, token, status.HTTP_201_CREATED)
+
+
+@router.get("/tables/{invite}/notices", response_model=NoticesOut, responses=refusals(*ANY, 403))
+async def read_notices(invite: Invite, service: ServiceDep, token: TokenDep) -> Response:
+    """Which notices your seat hears of (Web Push, e-mail) when its table is
+    not open anywhere."""
+    kinds = service.notice_choice(invite, token)
+    if kinds is None:
+        raise Forbidden("not_seated")
+    return _notices_json(kinds)
+
+
+@router.put("/tables/{invite}/notices", response_model=NoticesOut, responses=refusals(*ANY, *BODY))
+async def choose_notices(
+    invite: Invite, body: NoticesIn, service: ServiceDep, token: TokenDep
+) -> Response:
+    """Choose which notices your seat hears of: the kinds named, and no
+    other. A name that is no kind changes nothing (422 `unknown_notice`)."""
+    return _notices_json(service.choose_notices(invite, token, body.kinds))
+
+
+def _notices_json(kinds: frozenset[NoticeKind]) -> Response:
+    return _json({"kinds": sorted(k.value for k in kinds)})
+
+
+@router.get(
+    "/tables/{invite}/record",
+    responses=refusals(*ANY, 403, 409),
+    response_description="The game record, `escoba-record/1` (shared/RECORD.md).",
+)
+async def record(invite: Invite, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    """The game record (`escoba-record/1`) once the game is over."""
+    _require_seat_if_named(service, invite, token)
+    return service.record(invite)
+
+
+@router.get(
+    "/tables/{invite}/rounds/{number}/analysis",
+    response_model=AnalysisOut,
+    responses=refusals(*ANY, 403, 409),
+)
+async def round_analysis(
+    invite: Invite,
+    number: Annotated[int, Path(ge=1, le=MAX_ID, description="The round's number, from 1.")],
+    service: ServiceDep,
+    token: TokenDep,
+) -> Response:
+    """The analysis of a finished round of the game in play, for every seat
+    and spectator: every play weighed from what its seat could see, the
+    costly ones marked (`escoba-analysis/1`, README «The analysis of a
+    round»). Always 200 once the round is over: while the server still
+    computes it, `status` and the progress say how far it is. The round in
+    play is refused (409 `round_in_play`), a round the game does not have
+    is 404 `no_round`."""
+    _require_seat_if_named(service, invite, token)
+    read = service.round_analysis(invite, number)
+    return _json(
+        {
+            "round": read.round,
+            "status": read.status,
+            "done": read.done,
+            "total": read.total,
+            "analysis": None if read.analysis is None else read.analysis.to_json(),
+        }
+    )
+
+
+def _require_seat_if_named(service: TableService, invite: str, token: str | None) -> None:
+    """Anyone may read without a token; a token that holds no seat here is
+    refused as a command refuses it, not quietly read as a spectator's."""
+    if token is not None and service.seat_for(invite, token) is None:
+        raise Forbidden("not_seated")
+
+
+#: The refusals of a subscription: a command's (no 409), and its own 422s.
+PUSH = refusals(*ANY, *BODY)
+
+
+@router.post(
+    "/tables/{invite}/push",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
+    responses=PUSH,
+)
+async def subscribe_push(
+    invite: Invite, body: PushSubscriptionIn, request: Request, token: TokenDep
+) -> Response:
+    """Send your seat's notices to this Web Push subscription (the server's
+    VAPID key, the subscription's `applicationServerKey`, is at `/push/key`).
+    Subscribing again updates the subscription's keys and language."""
+    ctx: AppContext = request.app.state.ctx
+    data = body.model_dump(by_alias=True, exclude={"lang"})
+    await ctx.push.subscribing.subscribe(invite, token, data, body.lang, None)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.delete(
+    "/tables/{invite}/push",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
+    responses=PUSH,
+)
+async def unsubscribe_push(
+    invite: Invite, body: PushEndpointIn, request: Request, token: TokenDep
+) -> Response:
+    """Stop sending your seat's notices to the subscription of `endpoint`
+    (no error if it was not subscribed)."""
+    ctx: AppContext = request.app.state.ctx
+    ctx.push.subscribing.unsubscribe(invite, token, body.model_dump())
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

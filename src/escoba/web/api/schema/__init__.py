@@ -1,0 +1,171 @@
+"""The JSON API's schema: what a client sends, what it gets back and every
+refusal it can meet, as the pydantic models FastAPI publishes in
+`/openapi.json`.
+
+The answers are made without these models (`api.table_json`, on the hot read
+of every turn): the models describe that JSON exactly (every field required
+unless the JSON may leave it out, no other field), and the test suite checks
+every answer it gets against the published schema, so a field added to a view
+without its model fails there instead of going undocumented.
+
+A claim's cards have one name everywhere: `cards`, every card the claim
+takes with the left card first, in the command as in the view's history,
+its `legal_actions` and the game record (shared/RECORD.md).
+
+The whole contract has one face, this package, and one module per thing it
+describes: `cards` (how a card is written), `commands` (what a client sends),
+`views` (the view of a seat), `tables` (the table around it), `analysis` (a
+finished round weighed), `errors` (every refusal, by status). `/docs` shows
+it all in one place.
+
+May import: table, base (of escoba, the engine, robots and words)."""
+
+from __future__ import annotations
+
+from escoba.web.api.schema.analysis import (
+    AnalysedMove,
+    AnalysisOut,
+    CandidateOut,
+    EvaluatorOut,
+    HindsightOut,
+    Mark,
+    MarkCountsOut,
+    MoveClaimOut,
+    MovePlayOut,
+    RoundAnalysisOut,
+    SeatAnalysisOut,
+    StepAnalysisOut,
+    ThresholdsOut,
+)
+from escoba.web.api.schema.cards import CARD_PATTERN, Card, CardIn, Cards, CardsIn
+from escoba.web.api.schema.commands import (
+    ActIn,
+    ChatIn,
+    ClaimIn,
+    CreateIn,
+    EmailIn,
+    JoinIn,
+    Lang,
+    NoticeKindName,
+    NoticesIn,
+    PlayIn,
+    PositionIn,
+    PushEndpointIn,
+    PushKeysIn,
+    PushSubscriptionIn,
+    RematchIn,
+    RobotIn,
+    RobotKey,
+    RulesIn,
+    StrictIn,
+    VersionIn,
+)
+from escoba.web.api.schema.errors import (
+    ANY,
+    BODY,
+    ERROR_CODES,
+    ERROR_MODELS,
+    ErrorCode,
+    ErrorOut,
+    refusals,
+)
+from escoba.web.api.schema.tables import (
+    CanOut,
+    ChatOut,
+    EmailOut,
+    NoticesOut,
+    SeatOut,
+    SeatPublic,
+    TableOut,
+    TransferOut,
+)
+from escoba.web.api.schema.views import (
+    Action,
+    ClaimedOut,
+    ClaimOut,
+    LastRoundOut,
+    LeftoverOut,
+    LinesOut,
+    Out,
+    Played,
+    PlayedOut,
+    PlayOut,
+    ResultOut,
+    RulesOut,
+    SeatCountsOut,
+    SideScoreOut,
+    TableTakeOut,
+    ViewOut,
+)
+
+__all__ = [
+    "ANY",
+    "BODY",
+    "CARD_PATTERN",
+    "ERROR_CODES",
+    "ERROR_MODELS",
+    "ActIn",
+    "Action",
+    "AnalysedMove",
+    "AnalysisOut",
+    "CanOut",
+    "CandidateOut",
+    "Card",
+    "CardIn",
+    "Cards",
+    "CardsIn",
+    "ChatIn",
+    "ChatOut",
+    "ClaimIn",
+    "ClaimOut",
+    "ClaimedOut",
+    "CreateIn",
+    "EmailIn",
+    "EmailOut",
+    "ErrorCode",
+    "ErrorOut",
+    "EvaluatorOut",
+    "HindsightOut",
+    "JoinIn",
+    "Lang",
+    "LastRoundOut",
+    "LeftoverOut",
+    "LinesOut",
+    "Mark",
+    "MarkCountsOut",
+    "MoveClaimOut",
+    "MovePlayOut",
+    "NoticeKindName",
+    "NoticesIn",
+    "NoticesOut",
+    "Out",
+    "PlayIn",
+    "PlayOut",
+    "Played",
+    "PlayedOut",
+    "PositionIn",
+    "PushEndpointIn",
+    "PushKeysIn",
+    "PushSubscriptionIn",
+    "RematchIn",
+    "ResultOut",
+    "RobotIn",
+    "RobotKey",
+    "RoundAnalysisOut",
+    "RulesIn",
+    "RulesOut",
+    "SeatAnalysisOut",
+    "SeatCountsOut",
+    "SeatOut",
+    "SeatPublic",
+    "SideScoreOut",
+    "StepAnalysisOut",
+    "StrictIn",
+    "TableOut",
+    "TableTakeOut",
+    "ThresholdsOut",
+    "TransferOut",
+    "VersionIn",
+    "ViewOut",
+    "refusals",
+]

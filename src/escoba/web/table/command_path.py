@@ -1,0 +1,276 @@
+"""The one path every command takes, whoever sends it (a person's browser,
+the JSON API, a robot, the absence button or the expiry job).
+
+A command runs in one write transaction: load the table (locked), check who is
+acting and the version the command was made on, apply it through the engine,
+append it to the action log, bump the version, commit — and only after the
+commit tell the watchers. A repeated or stale command changes nothing and gets
+a clear message.
+
+`CommandPath` holds what every command needs; each concern of the table
+service (lobby.py, play.py, ending.py, rematch.py, chat.py, jobs.py,
+page_building.py, reads.py) builds its commands on it, and service.py puts
+them together.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from sqlalchemy import Connection
+from sqlalchemy.exc import OperationalError
+
+from escoba.engine import Action, Card, GameState, Phase, View, shuffled_deck
+from escoba.engine.serialize import live_state_to_dict, rounds_to_list
+from escoba.web.base.clock import Clock
+from escoba.web.base.db import Database
+from escoba.web.base.errors import Busy, Conflict, Forbidden, NotFound
+from escoba.web.base.settings import Settings
+from escoba.web.table.pages import TableStatus
+from escoba.web.table.store import (
+    UNSET,
+    Credential,
+    SeatRecord,
+    TableRecord,
+    TableStore,
+    TableTx,
+    find_seat,
+    is_invite,
+    robot_on_turn,
+)
+
+log = logging.getLogger("escoba.service")
+
+
+class RobotBrain(Protocol):
+    def __call__(self, robot: str, view: View, rng: random.Random) -> Action: ...
+
+
+def robot_brain(robot: str, view: View, rng: random.Random) -> Action:
+    """The robots of escoba.bots, each seeing only its seat's view."""
+    from escoba.bots import get_robot
+
+    return get_robot(robot).choose(view, rng)
+
+
+class Notifier(Protocol):
+    def announce(self, conn: Connection, table_id: int, version: int) -> None:
+        """Inside the command's transaction, before it commits (PostgreSQL's
+        NOTIFY rides it: sent only if it commits, on no connection of its own)."""
+
+    def publish(self, table_id: int, version: int, mover: int | None = None) -> None:
+        """Once the command has committed; `mover`: the id of the seat whose
+        command it was (its own page has the new board already)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    table_id: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """What a committed command did, for those who hear of it afterwards (the
+    notices' dispatcher, escoba.web.notices.dispatch): the table and game as
+    committed (shared, never changed), the status and game before, who acted
+    (a seat's position; None: the server) and whether it wrote a chat line."""
+
+    table: TableRecord
+    status_before: str
+    state_before: GameState | None
+    state: GameState | None
+    actor: int | None
+    chat: bool
+    at: datetime
+
+
+class CommandPath:
+    """The command path and what commands share: the store, the clock, the
+    settings, the watchers and the shuffles."""
+
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        notifier: Notifier,
+        brain: RobotBrain | None = None,
+        rng: random.Random | None = None,
+        on_robot_turn: Callable[[int], None] | None = None,
+        on_commit: Callable[[Commit], None] | None = None,
+        on_analysis: Callable[[], None] | None = None,
+    ) -> None:
+        """`brain` chooses the robots' moves (jobs.py); `rng` shuffles (the
+        OS's CSPRNG unless a test injects a seed); `on_robot_turn` hears of
+        each table a command leaves with a robot on turn; `on_commit` of
+        every command once it committed (it must only take note: it runs on
+        the command's own path); `on_analysis` of a round's analysis
+        queued (escoba.web.table.analyses)."""
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+        self.notifier = notifier
+        self.store = TableStore(db)
+        self.brain: RobotBrain = brain or robot_brain
+        # Shuffles come from the OS's CSPRNG unless a test injects a seed.
+        self.rng = rng or random.SystemRandom()
+        self.on_robot_turn = on_robot_turn
+        self.on_commit = on_commit
+        self.on_analysis = on_analysis
+
+    def _command(
+        self,
+        invite: str,
+        token: Credential,
+        version: int | None,
+        command: Callable[[TableTx], None],
+        game_action: bool = True,
+        bump_version: bool = True,
+    ) -> Outcome:
+        """Run `command` on the locked table. `game_action`: it counts as play
+        for expiry; `bump_version`: it changes what a command is made on (a
+        chat line does not, so it never makes a player's move stale)."""
+        if not is_invite(invite):
+            raise NotFound("no_table")
+        if version is not None and self.store.is_stale(invite, version):
+            raise Conflict("stale")
+        try:
+            with self.db.write() as conn:
+                table = self.store.select(conn, "invite", invite, lock=True)
+                if table is None:
+                    raise NotFound("no_table")
+                if version is not None and version != table.version:
+                    raise Conflict("stale")
+                tx = TableTx(conn, table)
+                command(tx)
+                state = self._current_state(tx)
+                if bump_version:
+                    table.version += 1
+                if game_action:
+                    table.last_action_at = self.clock.now()
+                robot_next = robot_on_turn(table, state)
+                if bump_version:  # (a chat line changes no row of the table)
+                    table.robot_due = robot_next
+                tx.write()
+                self.notifier.announce(conn, table.id, table.version)
+                outcome = Outcome(table.id, table.version)
+        except OperationalError as err:
+            log.warning("command failed: database busy", extra={"invite": invite})
+            raise Busy("busy") from err
+        self.store.saw(invite, outcome.version)
+        if bump_version:  # committed: the next version's table and state
+            self.store.keep(table, state, new_seats=bool(tx.new_seats))
+        log.info(
+            "command",
+            extra={"table_id": outcome.table_id, "version": outcome.version, "invite": invite},
+        )
+        actor = find_seat(table.seats, token) if token else None
+        self.notifier.publish(
+            outcome.table_id, outcome.version, mover=None if actor is None else actor.id
+        )
+        if self.on_commit is not None:
+            self.on_commit(committed(tx, state, self.clock.now()))
+        if robot_next and self.on_robot_turn is not None:
+            self.on_robot_turn(outcome.table_id)
+        if tx.analysis_rows and self.on_analysis is not None:
+            self.on_analysis()
+        return outcome
+
+    # ------------------------------------------------------------------
+    # Inside a command
+
+    def _log(self, tx: TableTx, position: int | None, kind: str, payload: dict[str, Any]) -> None:
+        table = tx.table
+        tx.log_rows.append(
+            {
+                "table_id": table.id,
+                "version": table.version + 1,
+                "game_number": table.game_number,
+                "position": position,
+                "kind": kind,
+                "payload": payload,
+                "created_at": self.clock.now(),
+            }
+        )
+
+    def _state(self, tx: TableTx) -> GameState:
+        state = self._current_state(tx)
+        if state is None:
+            raise Conflict("not_started")
+        return state
+
+    def _current_state(self, tx: TableTx) -> GameState | None:
+        """In a command: the state as the command has left it so far."""
+        if tx.state is UNSET:
+            tx.state = tx.state_before = self.store.committed(tx.conn, tx.table)
+        state: GameState | None = tx.state
+        return state
+
+    def _save(self, tx: TableTx, state: GameState, turn_started: bool = False) -> None:
+        table = tx.table
+        before = self._current_state(tx)
+        tx.state_json = live_state_to_dict(state)
+        if before is None or before.finished_rounds != state.finished_rounds:
+            tx.rounds_json = rounds_to_list(state.finished_rounds)
+            # each round it finished is analysed, queued in this transaction
+            known = {r.number for r in before.finished_rounds} if before is not None else set()
+            now = self.clock.now()
+            tx.analysis_rows.extend(
+                {
+                    "table_id": table.id,
+                    "game_number": table.game_number,
+                    "round": r.number,
+                    "status": "queued",
+                    "done": 0,
+                    "total": len(r.actions),
+                    "analysis": None,
+                    "created_at": now,
+                    "updated_at": now,
+                }
+                for r in state.finished_rounds
+                if r.number not in known
+            )
+        tx.state = state
+        if turn_started or before is None or before.round.turn != state.turn:
+            table.turn_since = self.clock.now()
+        if state.phase is Phase.GAME_OVER and table.status == TableStatus.PLAYING:
+            table.status = TableStatus.FINISHED.value
+
+    def _shuffle(self) -> tuple[Card, ...]:
+        return shuffled_deck(self.rng)
+
+    # ------------------------------------------------------------------
+    # Who is acting
+
+    def _player(self, table: TableRecord, token: Credential) -> SeatRecord:
+        seat = find_seat(table.seats, token)
+        if seat is None:
+            raise Forbidden("not_seated")
+        if table.status == TableStatus.LOBBY:
+            raise Conflict("not_started")
+        if seat.game_seat is None:
+            raise Forbidden("not_playing")
+        return seat
+
+
+def committed(tx: TableTx, state: GameState | None, now: datetime) -> Commit:
+    """A committed command's `Commit`: who acted is the seat of its first log
+    entry or chat line (a rematch's last acceptance comes before the start
+    it makes)."""
+    first = tx.log_rows[0] if tx.log_rows else tx.chat_rows[0] if tx.chat_rows else None
+    before = tx.state_before
+    return Commit(
+        table=tx.table,
+        status_before=tx.status_before,
+        state_before=None if before is UNSET else before,
+        state=state,
+        actor=None if first is None else first["position"],
+        chat=bool(tx.chat_rows),
+        at=now,
+    )

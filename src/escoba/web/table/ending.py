@@ -1,0 +1,94 @@
+"""How a game ends before its points: ABANDONAR (or SALIR DEL JUEGO) and
+TERMINAR POR AUSENCIA, with who counts as absent."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from escoba.engine import EndReason, GameState, IllegalAction, Phase, end_game
+from escoba.web.base.errors import Conflict, Forbidden
+from escoba.web.table.command_path import CommandPath, Outcome
+from escoba.web.table.pages import TableStatus
+from escoba.web.table.store import Credential, TableRecord, TableTx
+
+
+class Ending(CommandPath):
+    def abandon(self, invite: str, token: Credential, version: int) -> Outcome:
+        """ABANDONAR or SALIR DEL JUEGO: the leaver's side loses; the game ends."""
+
+        def command(tx: TableTx) -> None:
+            seat = self._player(tx.table, token)
+            self._end(tx, EndReason.ABANDON, seat.game_seat, seat.position)
+
+        return self._command(invite, token, version, command)
+
+    def end_for_absence(self, invite: str, token: Credential, version: int) -> Outcome:
+        """TERMINAR POR AUSENCIA: the player on turn has been idle too long
+        (`absence_hours`)."""
+
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            seat = self._player(table, token)
+            absent = absent_seat(
+                table, self._current_state(tx), self.clock.now(), self.settings.absence_hours
+            )
+            if absent is None:
+                raise Conflict("not_absent", hours=self.settings.absence_hours)
+            if absent == seat.game_seat:
+                raise Forbidden("self_absence")
+            absent_pos = next(s.position for s in table.seats if s.game_seat == absent)
+            self._end(tx, EndReason.ABSENCE, absent, seat.position, absent_pos)
+
+        return self._command(invite, token, version, command)
+
+    def _end(
+        self,
+        tx: TableTx,
+        reason: EndReason,
+        loser_seat: int | None,
+        by_position: int,
+        loser_position: int | None = None,
+    ) -> None:
+        table = tx.table
+        if table.status != TableStatus.PLAYING:
+            raise Conflict("not_playing", words="no_game")
+        state = self._state(tx)
+        try:
+            state, _ = end_game(state, reason, loser_seat)
+        except IllegalAction as err:
+            raise Conflict(err.code, **err.params) from err
+        self._save(tx, state)
+        table.status = TableStatus.FINISHED.value
+        self._log(
+            tx,
+            by_position,
+            "end",
+            {"reason": reason.value, "loser_seat": loser_seat, "loser_position": loser_position},
+        )
+
+
+def absent_seat(
+    table: TableRecord, state: GameState | None, now: datetime, absence_hours: float
+) -> int | None:
+    """The engine seat on turn, if a person has let it sit over `absence_hours`."""
+    moment = absence_moment(table, state, absence_hours)
+    if moment is None or now <= moment or state is None:
+        return None
+    return int(state.round.turn)
+
+
+def absence_moment(
+    table: TableRecord, state: GameState | None, absence_hours: float
+) -> datetime | None:
+    """When TERMINAR POR AUSENCIA becomes possible against the seat on turn
+    (it is, once this moment has passed): `absence_hours` after its turn
+    began, if a person is on turn in a round being played."""
+    if table.status != TableStatus.PLAYING or state is None:
+        return None
+    if state.phase is not Phase.PLAYING:
+        return None
+    turn = state.round.turn
+    seat = next((s for s in table.seats if s.game_seat == turn), None)
+    if seat is None or seat.robot is not None:
+        return None
+    return table.turn_since + timedelta(hours=absence_hours)

@@ -1,0 +1,138 @@
+"""Page building: everything one viewer may see of a table (through their
+seat's view, never the game state) and what they may do there."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import timedelta
+
+from escoba.engine import EndReason, GameState, Phase, view
+from escoba.web.table.chat import read_chat
+from escoba.web.table.coaching import coach_status
+from escoba.web.table.ending import absence_moment, absent_seat
+from escoba.web.table.pages import ChatLine, PageSeat, SeriesScore, TablePage, TableStatus
+from escoba.web.table.store import (
+    MAX_SEATS,
+    Credential,
+    SeatRecord,
+    TableRecord,
+    find_seat,
+    free_position,
+    has_game,
+    names,
+    rules_of,
+)
+from escoba.web.table.story import StoryReads, round_points
+from escoba.words import say_result
+
+
+class PageBuilding(StoryReads):
+    def page(self, invite: str, token: Credential, with_chat: bool = True) -> TablePage:
+        """Everything one viewer may see of a table, and what they may do
+        (without the chat when `with_chat` is false: the page's `chat` is empty)."""
+        with self.db.snapshot() as conn:
+            table, state = self.store.read_invite(conn, invite)
+            chat: list[ChatLine] = []
+            if with_chat:
+                chat = read_chat(conn, table.id, 0)
+            series = self._series(conn, table, state)
+            you = find_seat(table.seats, token)
+            page = self._page(table, you, chat, state, series)
+            if you is not None and page.status == TableStatus.PLAYING:
+                page = replace(page, coach=coach_status(conn, table, you))
+            return page
+
+    def _page(
+        self,
+        table: TableRecord,
+        you: SeatRecord | None,
+        chat: Sequence[ChatLine],
+        state: GameState | None,
+        series: SeriesScore | None = None,
+    ) -> TablePage:
+        status = TableStatus(table.status)
+        seats = tuple(page_seat(table, s, you) for s in table.seats)
+        me = next((s for s in seats if s.is_you), None)
+        plays = state is not None and me is not None and me.game_seat is not None
+        seat_view = None
+        if state is not None:
+            seat_view = view(state, me.game_seat if plays and me is not None else None)
+        in_lobby = status == TableStatus.LOBBY
+        result = state.result if state is not None else None
+        now = self.clock.now()
+        absent = absent_seat(table, state, now, self.settings.absence_hours)
+        on_points = result is not None and result.reason is EndReason.TARGET
+        four = len(table.seats) == MAX_SEATS
+        return TablePage(
+            invite=table.invite,
+            status=status,
+            target=table.target,
+            version=table.version,
+            seats=seats,
+            you=me,
+            view=seat_view,
+            names=tuple(names(table)) if state is not None else (),
+            chat=tuple(chat),
+            game_number=table.game_number,
+            can_join=in_lobby and me is None and free_position(table) is not None,
+            can_start=in_lobby and me is not None and me.is_creator and len(seats) >= 2,
+            can_manage=in_lobby and me is not None and me.is_creator,
+            partner_position=(
+                table.partner_position
+                if table.partner_position is not None
+                else (sorted(s.position for s in table.seats)[2] if four else None)
+            ),
+            can_chat=me is not None,
+            absence_available=plays
+            and absent is not None
+            and me is not None
+            and me.game_seat != absent,
+            absent_seat=absent,
+            can_leave=plays and status == TableStatus.PLAYING,
+            can_next_round=plays
+            and status == TableStatus.PLAYING
+            and state is not None
+            and state.phase is Phase.ROUND_OVER,
+            rematch_possible=status == TableStatus.FINISHED and on_points,
+            rematch_needs_pairs_choice=four and me is not None and me.is_creator,
+            rematch_accepted_by_you=me is not None and me.rematch_accepted,
+            result_text=(
+                None
+                if result is None or state is None
+                else say_result(result, names(table), state.players, limits=self.settings)
+            ),
+            now=now,
+            turn_since=table.turn_since if turn_is_played(table, state) else None,
+            absence_at=absence_moment(table, state, self.settings.absence_hours),
+            expires_at=(
+                table.last_action_at + timedelta(days=self.settings.expiry_days)
+                if status in (TableStatus.LOBBY, TableStatus.PLAYING)
+                else None
+            ),
+            rounds=round_points(state),
+            series=series,
+            rules=rules_of(table),
+        )
+
+
+def turn_is_played(table: TableRecord, state: GameState | None) -> bool:
+    """A seat is on turn in a round being played (not between rounds, not
+    after the game): `tables.turn_since` is when its turn began."""
+    return (
+        table.status == TableStatus.PLAYING and state is not None and state.phase is Phase.PLAYING
+    )
+
+
+def page_seat(table: TableRecord, seat: SeatRecord, you: SeatRecord | None) -> PageSeat:
+    """A seat as a page shows it to the viewer who holds `you`."""
+    return PageSeat(
+        position=seat.position,
+        name=seat.name,
+        is_robot=seat.robot is not None,
+        robot=seat.robot,
+        game_seat=seat.game_seat if has_game(table) else None,
+        is_creator=seat.position == 0,
+        is_you=you is not None and seat.id == you.id,
+        rematch_accepted=seat.rematch,
+    )

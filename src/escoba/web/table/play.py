@@ -1,0 +1,65 @@
+"""Playing: LLEVAR, DEJAR EN LA MESA and LLEVAR EL 15 (a person's or a
+robot's), and SIGUIENTE RONDA."""
+
+from __future__ import annotations
+
+from escoba.engine import Action, Card, GameState, IllegalAction, apply, start_next_round
+from escoba.web.base.errors import Conflict, Forbidden
+from escoba.web.table.command_path import CommandPath, Outcome
+from escoba.web.table.store import Credential, SeatRecord, TableTx
+
+
+class Playing(CommandPath):
+    def act(self, invite: str, token: Credential, version: int, action: Action) -> Outcome:
+        """LLEVAR, DEJAR EN LA MESA or LLEVAR EL 15 by the seat that holds `token`."""
+
+        def command(tx: TableTx) -> None:
+            seat = self._player(tx.table, token)
+            self._play(tx, seat, action)
+
+        return self._command(invite, token, version, command)
+
+    def next_round(self, invite: str, token: Credential, version: int) -> Outcome:
+        """SIGUIENTE RONDA: any player of the game may deal the next round."""
+
+        def command(tx: TableTx) -> None:
+            seat = self._player(tx.table, token)
+            state = self._state(tx)
+            try:
+                state, _ = start_next_round(state, self._shuffle())
+            except IllegalAction as err:
+                raise Conflict(err.code, **err.params) from err
+            deck = [int(c) for c in round_deck(state)]
+            self._save(tx, state, turn_started=True)
+            self._log(tx, seat.position, "next_round", {"deck": deck})
+
+        return self._command(invite, token, version, command)
+
+    def _play(self, tx: TableTx, seat: SeatRecord, action: Action) -> None:
+        state = self._state(tx)
+        if seat.game_seat is None:
+            raise Forbidden("not_playing")
+        try:
+            state, _ = apply(state, seat.game_seat, action)
+        except IllegalAction as err:
+            raise Conflict(err.code, **err.params) from err
+        self._save(tx, state)
+        self._log(
+            tx,
+            seat.position,
+            "action",
+            {"seat": seat.game_seat, "action": action.to_dict()},
+        )
+
+
+def round_deck(state: GameState) -> list[Card]:
+    """The order the current round was dealt in (for the log)."""
+    rs = state.round
+    out: list[Card] = []
+    for i, deal in enumerate(rs.deals):
+        for k in range(1, state.players + 1):
+            out.extend(deal.hands[(rs.dealer + k) % state.players])
+        if i == 0:
+            out.extend(deal.table)
+    out.extend(rs.deck)
+    return out

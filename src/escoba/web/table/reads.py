@@ -1,0 +1,63 @@
+"""Reads of a table outside the pages: a seat by its token, the version, the
+game record, and (for the server's own checks, never a client) the whole
+game and the action log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from escoba.engine import GameState, to_record
+from escoba.web.base.errors import Conflict
+from escoba.web.base.models import ActionLogRow
+from escoba.web.table.command_path import CommandPath
+from escoba.web.table.page_building import page_seat
+from escoba.web.table.pages import PageSeat
+from escoba.web.table.store import Credential, find_seat, names
+
+
+class Reads(CommandPath):
+    def seat_for(self, invite: str, token: Credential) -> PageSeat | None:
+        if not token:
+            return None
+        with self.db.snapshot() as conn:
+            table = self.store.snap(conn, invite)
+            seat = find_seat(table.seats, token)
+            return None if seat is None else page_seat(table, seat, seat)
+
+    def table_id(self, invite: str) -> int:
+        with self.db.snapshot() as conn:
+            return self.store.snap(conn, invite).id
+
+    def version(self, invite: str) -> int:
+        with self.db.snapshot() as conn:
+            return self.store.snap(conn, invite).version
+
+    def record(self, invite: str) -> dict[str, Any]:
+        """The game record (escoba-record/1) of the table's last finished game."""
+        with self.db.snapshot() as conn:
+            table, state = self.store.read_invite(conn, invite)
+            if state is None:
+                raise Conflict("not_started")
+            if state.result is None:
+                raise Conflict("not_finished", words="record_not_ready")
+            return to_record(state, names(table))
+
+    def game_state(self, invite: str) -> GameState | None:
+        """The whole current game, hidden cards included: for the server's own
+        jobs and checks, never for a client (clients get `page`)."""
+        with self.db.snapshot() as conn:
+            return self.store.read_invite(conn, invite)[1]
+
+    def log(self, invite: str) -> list[ActionLogRow]:
+        """The server-side action log (holds decks: never for clients)."""
+        with self.db.read() as session:
+            table_id = self.table_id(invite)
+            rows = session.scalars(
+                select(ActionLogRow)
+                .where(ActionLogRow.table_id == table_id)
+                .order_by(ActionLogRow.id)
+            ).all()
+            session.expunge_all()
+            return list(rows)

@@ -1,0 +1,57 @@
+"""La revancha: the first person to ask for it proposes it (PROPONER
+REVANCHA), the others then accept (ACEPTAR REVANCHA); when every person at
+the table has asked, a new game starts there (robots need no asking: a
+person alone with robots starts it at once). With four, the creator's
+request carries MANTENER or CAMBIAR for the pairs."""
+
+from __future__ import annotations
+
+from escoba.engine import EndReason
+from escoba.web.base.errors import Conflict, Invalid
+from escoba.web.table.command_path import Outcome
+from escoba.web.table.lobby import Lobby, play_order
+from escoba.web.table.pages import TableStatus
+from escoba.web.table.store import MAX_SEATS, Credential, TableRecord, TableTx
+
+
+class Rematches(Lobby):
+    def accept_rematch(
+        self, invite: str, token: Credential, version: int, pairs: str | None = None
+    ) -> Outcome:
+        """Ask for the rematch: propose it, or accept it once proposed (the
+        seats that asked say which); `pairs` is MANTENER (`keep`) or CAMBIAR
+        (`change`) from the creator of a table of four."""
+
+        def command(tx: TableTx) -> None:
+            table = tx.table
+            seat = self._player(table, token)
+            state = self._state(tx)
+            if table.status != TableStatus.FINISHED or state.result is None:
+                raise Conflict("not_finished")
+            if state.result.reason is not EndReason.TARGET:
+                raise Conflict("no_rematch")
+            if seat.rematch:
+                raise Conflict("already_accepted")
+            if len(table.seats) == MAX_SEATS and seat.position == 0:
+                if pairs not in ("keep", "change"):
+                    raise Invalid("choose_pairs")
+                if pairs == "change":
+                    table.partner_position = next_partner(table)
+            seat.rematch = True
+            self._log(tx, seat.position, "rematch", {"pairs": pairs})
+            humans = [s for s in table.seats if s.robot is None]
+            if all(s.rematch for s in humans):
+                for s in table.seats:
+                    s.rematch = False
+                self._begin_game(tx)
+
+        return self._command(invite, token, version, command)
+
+
+def next_partner(table: TableRecord) -> int:
+    """CAMBIAR: the creator's next partner, in turn among the other three."""
+    others = sorted(s.position for s in table.seats if s.position != 0)
+    current = table.partner_position
+    if current not in others:
+        current = play_order(table)[2].position
+    return others[(others.index(current) + 1) % len(others)]
