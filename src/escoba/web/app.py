@@ -140,7 +140,7 @@ def build_core(
     if channels is None:
         channels = make_channels(settings, service, secret, push)
     dispatcher = Dispatcher(service, channels)
-    service.on_commit = dispatcher.hear
+    service.after_commit.add(dispatcher)
     return Core(settings, db, broker, hub, service, dispatcher, secret, push)
 
 
@@ -171,7 +171,6 @@ def create_app(
         analyses = AnalysisRunner(
             service, pool, settings.robot_sweep_seconds, settings.analysis_worlds
         )
-        service.on_analysis = analyses.wake
         runner = RobotRunner(
             service.robot_turn,
             service.robot_play,
@@ -188,7 +187,9 @@ def create_app(
         limiter = MemoryLimiter()  # one process: SQLite without Redis
     else:
         limiter = DatabaseLimiter(db)
-    service.on_robot_turn = runner.schedule
+    service.after_commit.add(runner)
+    if analyses is not None:
+        service.after_commit.add(analyses)
     secret = core.secret
     signer = URLSafeSerializer(secret, salt="escoba-seat")
     ctx = AppContext(

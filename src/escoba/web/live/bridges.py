@@ -4,7 +4,8 @@ the streams of every process (or machine). A `Bridge` carries
 the tables live there (no other service to run, and a NOTIFY is only sent
 once its transaction commits), or Redis pub/sub (or, on SQLite alone, the
 watcher of sqlite_watch.py). Each process delivers its own publications at
-once and skips their echo. `Hub` is the service's notifier over both."""
+once and skips their echo. `Hub` is the live updates' listener of the
+commit hook, over both."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from sqlalchemy import Connection
 
 from escoba.web.live.listening import CHANNEL, ListenerThread, encode_news
 from escoba.web.live.streams import Broker, acting
+from escoba.web.table.command_path import Change
 
 log = logging.getLogger("escoba.live")
 
@@ -43,8 +45,8 @@ class Bridge(Protocol):
 
 
 class Hub:
-    """The service's notifier: local streams hear at once; the bridge, if
-    any, tells the other processes."""
+    """The live updates' listener of the commit hook: local streams hear at
+    once; the bridge, if any, tells the other processes."""
 
     def __init__(self, broker: Broker, bridge: Bridge | None = None) -> None:
         self.broker = broker
@@ -57,6 +59,16 @@ class Hub:
     def stop(self) -> None:
         if self.bridge is not None:
             self.bridge.stop()
+
+    # the commit hook's first listener (escoba.web.table.command_path.CommitHook)
+
+    def during(self, conn: Connection, change: Change) -> None:
+        if change.version is not None:
+            self.announce(conn, change.table_id, change.version)
+
+    def after(self, change: Change) -> None:
+        if change.version is not None:
+            self.publish(change.table_id, change.version, change.mover)
 
     def announce(self, conn: Connection, table_id: int, version: int) -> None:
         """Inside a command's transaction."""

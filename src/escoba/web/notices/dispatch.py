@@ -39,7 +39,7 @@ from sqlalchemy import Table, bindparam, select
 
 from escoba.engine import GameState, Phase
 from escoba.web.base.models import SeatNoticeRow
-from escoba.web.table.command_path import Commit
+from escoba.web.table.command_path import AfterOnly, Change, Commit
 from escoba.web.table.notice import Channel, Notice, NoticeKind, parse_kinds
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.service import TableService
@@ -122,7 +122,7 @@ def turn_began(before: GameState | None, state: GameState) -> bool:
     )
 
 
-class Dispatcher:
+class Dispatcher(AfterOnly):
     """One per process: hears committed commands, sweeps for time-based
     notices, renews this process's watching marks, and delivers."""
 
@@ -150,8 +150,13 @@ class Dispatcher:
     # ------------------------------------------------------------------
     # The command path's side: take note, nothing more
 
+    def after(self, change: Change) -> None:
+        """The commit hook's listener: a command committed."""
+        if change.commit is not None:
+            self.hear(change.commit)
+
     def hear(self, commit: Commit) -> None:
-        """A command committed (its `on_commit`): queue it for the thread."""
+        """A command committed: queue it for the thread."""
         with self._done:
             try:
                 self._queue.put_nowait(commit)

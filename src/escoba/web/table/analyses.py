@@ -57,7 +57,7 @@ from escoba.analysis import (
 from escoba.engine import Action, GameState, Phase, RecordError, RoundSummary
 from escoba.web.base.errors import Conflict, NotFound
 from escoba.web.base.models import RoundAnalysisRow
-from escoba.web.table.command_path import CommandPath
+from escoba.web.table.command_path import AfterOnly, Change, CommandPath
 from escoba.web.table.store import names
 
 log = logging.getLogger("escoba.analyses")
@@ -277,11 +277,10 @@ class Analyses(CommandPath):
                 )
         except IntegrityError:
             return  # queued meanwhile by another read
-        if self.on_analysis is not None:
-            self.on_analysis()
+        self.after_commit.after(Change(table_id, None, analysis_queued=True))
 
 
-class AnalysisRunner:
+class AnalysisRunner(AfterOnly):
     """Runs the queued analyses in the robots' pool, one action at a time in
     its background lane (see the module), on the event loop."""
 
@@ -300,6 +299,11 @@ class AnalysisRunner:
         self._loop_thread = threading.get_ident()
         self._wake = asyncio.Event()
         self._task = loop.create_task(self._run())
+
+    def after(self, change: Change) -> None:
+        """The commit hook's listener: wake up when an analysis was queued."""
+        if change.analysis_queued:
+            self.wake()
 
     def wake(self) -> None:
         """From any thread: an analysis was queued."""

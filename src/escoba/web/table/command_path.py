@@ -4,8 +4,8 @@ the JSON API, a robot, the absence button or the expiry job).
 A command runs in one write transaction: load the table (locked), check who is
 acting and the version the command was made on, apply it through the engine,
 append it to the action log, bump the version, commit — and only after the
-commit tell the watchers. A repeated or stale command changes nothing and gets
-a clear message.
+commit tell whoever follows commits, through the one `CommitHook`. A repeated
+or stale command changes nothing and gets a clear message.
 
 `CommandPath` holds what every command needs; each concern of the table
 service (lobby.py, play.py, ending.py, rematch.py, chat.py, jobs.py,
@@ -58,16 +58,6 @@ def robot_brain(robot: str, view: View, rng: random.Random) -> Action:
     return get_robot(robot).choose(view, rng)
 
 
-class Notifier(Protocol):
-    def announce(self, conn: Connection, table_id: int, version: int) -> None:
-        """Inside the command's transaction, before it commits (PostgreSQL's
-        NOTIFY rides it: sent only if it commits, on no connection of its own)."""
-
-    def publish(self, table_id: int, version: int, mover: int | None = None) -> None:
-        """Once the command has committed; `mover`: the id of the seat whose
-        command it was (its own page has the new board already)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Outcome:
     table_id: int
@@ -90,6 +80,65 @@ class Commit:
     at: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A change of a table the commit hook tells its listeners of: the table
+    and its version (None: no new version for the pages, as a round's
+    analysis queued by a read), the seat whose command it was (`mover`, a
+    seat id: its own page has the new board already), the command's `commit`
+    (None: a table's creation, the sweep's mark of an absence), and whether
+    it left a robot on turn or queued a round's analysis."""
+
+    table_id: int
+    version: int | None
+    mover: int | None = None
+    commit: Commit | None = None
+    robot_next: bool = False
+    analysis_queued: bool = False
+
+
+class CommitListener(Protocol):
+    """One who follows the table's commits: the live hub, the notices'
+    dispatcher, the robots' runner, the analyses' runner."""
+
+    def during(self, conn: Connection, change: Change) -> None:
+        """Inside the transaction, before it commits (PostgreSQL's NOTIFY
+        rides it: sent only if it commits, on no connection of its own)."""
+
+    def after(self, change: Change) -> None:
+        """Once it committed. It runs on the command's own path: it must only
+        take note (queue, wake), never wait."""
+
+
+class AfterOnly:
+    """A listener with nothing to do inside the transaction."""
+
+    def during(self, conn: Connection, change: Change) -> None:
+        return None
+
+
+class CommitHook:
+    """The one hook of the command path: every listener hears of every change
+    the table's commands commit, in the order they were added (the app adds
+    the live hub, then the notices' dispatcher, the robots and the analyses:
+    the pages hear first). The table names none of them: whatever must follow
+    a commit is a listener added at start-up (`escoba.web.app`)."""
+
+    def __init__(self, *listeners: CommitListener) -> None:
+        self.listeners: list[CommitListener] = list(listeners)
+
+    def add(self, listener: CommitListener) -> None:
+        self.listeners.append(listener)
+
+    def during(self, conn: Connection, change: Change) -> None:
+        for listener in self.listeners:
+            listener.during(conn, change)
+
+    def after(self, change: Change) -> None:
+        for listener in self.listeners:
+            listener.after(change)
+
+
 class CommandPath:
     """The command path and what commands share: the store, the clock, the
     settings, the watchers and the shuffles."""
@@ -99,30 +148,22 @@ class CommandPath:
         db: Database,
         settings: Settings,
         clock: Clock,
-        notifier: Notifier,
+        listener: CommitListener,
         brain: RobotBrain | None = None,
         rng: random.Random | None = None,
-        on_robot_turn: Callable[[int], None] | None = None,
-        on_commit: Callable[[Commit], None] | None = None,
-        on_analysis: Callable[[], None] | None = None,
     ) -> None:
-        """`brain` chooses the robots' moves (jobs.py); `rng` shuffles (the
-        OS's CSPRNG unless a test injects a seed); `on_robot_turn` hears of
-        each table a command leaves with a robot on turn; `on_commit` of
-        every command once it committed (it must only take note: it runs on
-        the command's own path); `on_analysis` of a round's analysis
-        queued (escoba.web.table.analyses)."""
+        """`listener`: the first to hear of each commit (the live hub; the
+        app adds the others to `after_commit`); `brain` chooses the robots'
+        moves (jobs.py); `rng` shuffles (the OS's CSPRNG unless a test
+        injects a seed)."""
         self.db = db
         self.settings = settings
         self.clock = clock
-        self.notifier = notifier
+        self.after_commit = CommitHook(listener)
         self.store = TableStore(db)
         self.brain: RobotBrain = brain or robot_brain
         # Shuffles come from the OS's CSPRNG unless a test injects a seed.
         self.rng = rng or random.SystemRandom()
-        self.on_robot_turn = on_robot_turn
-        self.on_commit = on_commit
-        self.on_analysis = on_analysis
 
     def _command(
         self,
@@ -158,7 +199,7 @@ class CommandPath:
                 if bump_version:  # (a chat line changes no row of the table)
                     table.robot_due = robot_next
                 tx.write()
-                self.notifier.announce(conn, table.id, table.version)
+                self.after_commit.during(conn, Change(table.id, table.version))
                 outcome = Outcome(table.id, table.version)
         except OperationalError as err:
             log.warning("command failed: database busy", extra={"invite": invite})
@@ -171,15 +212,16 @@ class CommandPath:
             extra={"table_id": outcome.table_id, "version": outcome.version, "invite": invite},
         )
         actor = find_seat(table.seats, token) if token else None
-        self.notifier.publish(
-            outcome.table_id, outcome.version, mover=None if actor is None else actor.id
+        self.after_commit.after(
+            Change(
+                outcome.table_id,
+                outcome.version,
+                mover=None if actor is None else actor.id,
+                commit=committed(tx, state, self.clock.now()),
+                robot_next=bool(robot_next),
+                analysis_queued=bool(tx.analysis_rows),
+            )
         )
-        if self.on_commit is not None:
-            self.on_commit(committed(tx, state, self.clock.now()))
-        if robot_next and self.on_robot_turn is not None:
-            self.on_robot_turn(outcome.table_id)
-        if tx.analysis_rows and self.on_analysis is not None:
-            self.on_analysis()
         return outcome
 
     # ------------------------------------------------------------------

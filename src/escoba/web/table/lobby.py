@@ -11,7 +11,7 @@ from escoba.bots import SEATABLE
 from escoba.engine import RuleSet, new_game
 from escoba.engine.rules import SITE_TARGETS, TARGETS
 from escoba.web.base.errors import Conflict, Forbidden, Invalid
-from escoba.web.table.command_path import CommandPath, Outcome
+from escoba.web.table.command_path import Change, CommandPath, Outcome
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.spoofing import (
     MAX_MARKS_PER_LETTER,
@@ -113,8 +113,8 @@ class Lobby(CommandPath):
                     "created_at": now,
                 },
             )
-            self.notifier.announce(conn, table_id, 1)
-        self.notifier.publish(table_id, 1)
+            self.after_commit.during(conn, Change(table_id, 1))
+        self.after_commit.after(Change(table_id, 1))
         return Joined(invite=invite, token=token, position=0)
 
     def join(self, invite: str, name: str) -> Joined:

@@ -30,7 +30,7 @@ from sqlalchemy import Table, exists, func, or_, select, update
 from escoba.engine import Phase
 from escoba.web.base.errors import Busy
 from escoba.web.base.models import SeatNoticeRow, SeatRow, TableNoticeRow, TableRow
-from escoba.web.table.command_path import CommandPath
+from escoba.web.table.command_path import Change, CommandPath
 from escoba.web.table.notice import Notice, NoticeKind
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.store import SeatRecord, TableRecord, names
@@ -163,11 +163,11 @@ class NoticeSweeps(CommandPath):
             if claimed.rowcount != 1:
                 return False
             if absence:
-                self.notifier.announce(conn, table.id, table.version)
+                self.after_commit.during(conn, Change(table.id, table.version))
         if absence:
             # the same version: the pages fetch their board again (now with
             # TERMINAR POR AUSENCIA), and no command made on it goes stale
-            self.notifier.publish(table.id, table.version)
+            self.after_commit.after(Change(table.id, table.version))
         return True
 
     # ------------------------------------------------------------------

@@ -46,7 +46,7 @@ from typing import Any
 from anyio import to_thread
 
 from escoba.engine import Action
-from escoba.web.table.command_path import RobotBrain
+from escoba.web.table.command_path import AfterOnly, Change, RobotBrain
 from escoba.web.table.jobs import RobotTurn
 
 log = logging.getLogger("escoba.robots")
@@ -249,7 +249,7 @@ class ThinkingPool:
             self._executor = None
 
 
-class RobotRunner:
+class RobotRunner(AfterOnly):
     def __init__(
         self,
         turn: Callable[[int], RobotTurn | None],
@@ -299,6 +299,11 @@ class RobotRunner:
                 raise
             except Exception:
                 log.exception("robot sweep failed")
+
+    def after(self, change: Change) -> None:
+        """The commit hook's listener: a commit left a robot on turn."""
+        if change.robot_next:
+            self.schedule(change.table_id)
 
     def schedule(self, table_id: int) -> None:
         """Called (from any thread) right after a commit left a robot on turn
@@ -359,13 +364,17 @@ class RobotRunner:
         self._pool.stop()
 
 
-class InlineRobots:
+class InlineRobots(AfterOnly):
     """Robots answer at once, inside the command that gave them the turn (tests,
     scripts). Re-entrant calls are folded into the outer loop."""
 
     def __init__(self, play_robots: Callable[[int], int]) -> None:
         self._play_robots = play_robots
         self._local = threading.local()
+
+    def after(self, change: Change) -> None:
+        if change.robot_next:
+            self.schedule(change.table_id)
 
     def schedule(self, table_id: int) -> None:
         if getattr(self._local, "busy", False):
