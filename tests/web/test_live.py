@@ -391,3 +391,56 @@ def test_a_table_page_stream_is_compressed_event_by_event(live_server: str) -> N
         assert b"hola" in text.rsplit(b"event: board", 1)[1]
         assert sizes[0] <= UPDATE_BUDGET, sizes
         assert sizes[1] < sizes[0], sizes
+
+
+def test_a_board_already_sent_is_not_sent_again() -> None:
+    """A stream woken late renders the board as it is now: the news of the
+    next version then finds that same board, which it does not send twice
+    (the page would swap it in again: a third swap for two moves)."""
+    import asyncio
+
+    from escoba.web.live.streams import Broker, LiveStream
+
+    boards = [(3, "<div data-version='3'>b</div>")]
+
+    async def scenario() -> list[bytes]:
+        broker = Broker(ping_seconds=0)
+        broker.bind(asyncio.get_running_loop())
+        sent: list[bytes] = []
+        gone = asyncio.Event()
+
+        async def receive() -> dict[str, str]:
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, object]) -> None:
+            body = message.get("body")
+            if isinstance(body, bytes) and body.startswith(b"event:"):
+                sent.append(body)
+
+        stream = LiveStream(broker, 1, board=lambda: boards[-1])
+        task = asyncio.create_task(stream({"type": "http", "method": "GET"}, receive, send))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        broker.publish(1, 2)  # woken late: the board is at version 3 already
+        for _ in range(20):
+            await asyncio.sleep(0)
+        broker.publish(1, 3)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        boards.append((3, "<div data-version='3'>absent</div>"))  # same version, new board
+        broker.publish(1, 3)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        gone.set()
+        await asyncio.wait_for(task, 10)
+        broker.close()
+        return sent
+
+    results: list[list[bytes]] = []
+    worker = threading.Thread(target=lambda: results.append(asyncio.run(scenario())))
+    worker.start()
+    worker.join(timeout=30)
+    assert results, "the stream did not end"
+    sent = results[0]
+    assert [b"absent" in event for event in sent] == [False, True], sent

@@ -114,7 +114,9 @@ def test_a_robot_on_turn_always_moves_when_the_person_answers_at_once(db_url: st
     with served(db_url, delay) as (base, _), httpx.Client(base_url=base, timeout=10) as client:
         for _ in range(3):
             invite, auth = robot_table(client, ["tito", "tito"])
-            waits = play_fast(client, invite, auth, moves=60, patience=2 * (delay + 1))
+            # the sweep is off: a lost wake-up stalls the robots for good,
+            # so the patience only needs to outlast a loaded machine's turn
+            waits = play_fast(client, invite, auth, moves=60, patience=delay + 10)
             assert len(waits) >= 20
 
 
@@ -127,7 +129,7 @@ def test_a_robot_plays_when_its_turn_is_delay_old_not_sooner(db_url: str) -> Non
     delay = 0.3
     with served(db_url, delay) as (base, app), httpx.Client(base_url=base, timeout=10) as client:
         invite, auth = robot_table(client, ["tito", "tito"])
-        play_fast(client, invite, auth, moves=14, patience=2 * (delay + 1) + 1)
+        play_fast(client, invite, auth, moves=14, patience=delay + 10)
         entries = app.state.ctx.service.log(invite)
     game = [e for e in entries if e.kind in ("action", "next_round", "deal", "start")]
     robot_moves = 0

@@ -444,6 +444,8 @@ class LiveStream(EventStream):
                 sub.pending = True
                 sub.wake.set()
 
+        last: list[bytes] = []  # the board sent last
+
         def news() -> bytes:
             if self.board is not None:
                 try:
@@ -451,7 +453,14 @@ class LiveStream(EventStream):
                 except Exception:  # the page's fetch says why (a 404, the database away)
                     log.info("no board for the live stream", exc_info=True)
                 else:
-                    return board_event(version, html)
+                    event = board_event(version, html)
+                    if last and last[0] == event:
+                        # woken late, it sent the board as it was by then:
+                        # the next version's news finds the same board
+                        return b""
+                    last[:] = [event]
+                    return event
+            last.clear()
             return b"event: update\nid: %d\ndata: %d\n\n" % (sub.version, sub.version)
 
         if self.side is not None:
