@@ -18,8 +18,10 @@ from sqlalchemy import create_engine, text
 from escoba import engine as eng
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
-from escoba.web.base.db import migrate
+from escoba.web.base.db import Database, migrate
 from escoba.web.base.settings import Settings
+from escoba.web.notices.push.vapid import SECRET_NAME as VAPID_SECRET
+from escoba.web.notices.push.vapid import new_private_key
 
 from .recording import Recorder
 from .schema_check import watch_api_responses
@@ -71,6 +73,12 @@ def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     costs every migration, most of a second, for each of a thousand tests."""
     path = tmp_path_factory.mktemp("sqlite-migrated") / "escoba.db"
     migrate(f"sqlite:///{path}")
+    # and its Web Push key made, as PostgreSQL's database keeps it from one
+    # test to the next: making it (and writing it) cost each app a tenth of
+    # a second (tests/web/test_push_keys.py makes its own)
+    db = Database(f"sqlite:///{path}")
+    db.secret(VAPID_SECRET, make=new_private_key)
+    db.dispose()
     return path
 
 
