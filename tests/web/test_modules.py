@@ -1,15 +1,31 @@
 """The page script's ES modules as served (web/assets.py `link_modules`):
 each import names the content-named file, so a module's name changes with
 anything it imports, near or far; a missing file or an import circle stops
-the app at start instead of breaking the page in a browser."""
+the app at start instead of breaking the page in a browser. And the page
+as it loads them: one module script, its imports preloaded, the deferred
+scripts in their order."""
 
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
+from urllib.parse import urljoin
 
 import pytest
+from fastapi.testclient import TestClient
 
-from escoba.web.assets import ModuleError, hashed_name, link_modules, module_imports
+from escoba.web.assets import (
+    STATIC_DIR,
+    ModuleError,
+    hashed_name,
+    link_modules,
+    module_imports,
+    module_urls,
+    static_url,
+    vendor_url,
+)
+
+from .helpers import page_table
 
 PLAY = b'import { say } from "./words.js";\nimport "./parts/chat.js";\nexport const play = say;'
 WORDS = b'export function say() { return import("./parts/chat.js"); }'
@@ -57,3 +73,49 @@ def test_only_our_relative_imports_are_read() -> None:
     body = b'import x from "https://example.org/x.js"; const s = "from ./not-an-import";'
     assert module_imports("js/a.js", body) == []
     assert module_imports("js/a.js", b"export * from '../b.js';") == ["b.js"]
+
+
+# ---------------------------------------------------------------- the page
+
+
+class Head(HTMLParser):
+    """The page's scripts and module preloads, in their order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scripts: list[tuple[str, str]] = []  # (src, "module" or "defer")
+        self.preloads: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "script":
+            kind = "module" if a.get("type") == "module" else "defer" if "defer" in a else "?"
+            self.scripts.append((a.get("src") or "", kind))
+        elif tag == "link" and a.get("rel") == "modulepreload":
+            self.preloads.append(a.get("href") or "")
+
+
+def test_the_page_runs_its_script_as_modules_every_import_preloaded(site: TestClient) -> None:
+    head = Head()
+    head.feed(site.get(f"/t/{page_table(site)}").text)
+    # htmx first, then the page script (a module: deferred, in this order
+    # among the deferred scripts), then time.js and share.js
+    assert head.scripts == [
+        (vendor_url("htmx.min.js"), "defer"),
+        (vendor_url("htmx-ext-sse.js"), "defer"),
+        (static_url("escoba.js"), "module"),
+        (static_url("time.js"), "defer"),
+        (static_url("share.js"), "defer"),
+    ]
+    assert head.preloads == list(module_urls("escoba.js"))
+    assert len(head.preloads) == len(list((STATIC_DIR / "js").glob("*.js")))
+    # every import, as served, names a preloaded file that answers: the
+    # browser fetches nothing more, and nothing one import after another
+    imported = set()
+    for url in [static_url("escoba.js"), *head.preloads]:
+        r = site.get(url)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+        for name in re.findall(r"""(?:from|import)\s*["']([^"']+)["']""", r.text):
+            assert urljoin(url, name) in head.preloads, (url, name)
+            imported.add(urljoin(url, name))
+    assert imported == set(head.preloads)  # and nothing preloaded that no one imports

@@ -298,10 +298,11 @@ def static_url(name: str) -> str:
     return static_shelf().url(name)
 
 
-def module_urls(entry: str) -> list[str]:
+@lru_cache(maxsize=16)
+def module_urls(entry: str) -> tuple[str, ...]:
     """The content-named URLs of the modules `static/<entry>` imports, near
     or far, each once (the page preloads them beside the entry's own
-    `<script type="module">`)."""
+    `<script type="module">`); found once, as the files are read once."""
     shelf = static_shelf()
     found: list[str] = []
 
@@ -314,7 +315,7 @@ def module_urls(entry: str) -> list[str]:
                 walk(wanted)
 
     walk(entry)
-    return [shelf.url(name) for name in found]
+    return tuple(shelf.url(name) for name in found)
 
 
 @lru_cache(maxsize=64)

@@ -30,7 +30,7 @@ from escoba.names import (
     diamonds_word,
     seven_of_diamonds_name,
 )
-from escoba.web.assets import static_url, vendor_url
+from escoba.web.assets import module_urls, static_url, vendor_url
 from escoba.web.board import and_list, board_model, robot_level, who
 from escoba.web.cards_svg import card_back_svg, card_svg, sprite_name
 from escoba.web.coaching import coach_board
@@ -120,6 +120,7 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         card_svg=card_face,
         static_url=static_url,  # a static file's content-named URL (web/assets.py)
         vendor_url=vendor_url,
+        module_urls=module_urls,  # the modules a page script imports, to preload
         card_back_svg=lambda: card_back_svg(lang),
         card_name=lambda card, design: card_name(card, design, lang),
         design_label=lambda design: design_label(design, lang),
