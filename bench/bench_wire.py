@@ -66,7 +66,7 @@ class References(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
         rel = set(a.get("rel", "").split())
-        if tag == "link" and rel & {"stylesheet", "icon", "manifest"}:
+        if tag == "link" and rel & {"stylesheet", "icon", "manifest", "modulepreload"}:
             self.urls.append(a["href"])
         elif tag in ("script", "img") and a.get("src"):
             self.urls.append(a["src"])

@@ -50,7 +50,9 @@ class References(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
         rel = set(a.get("rel", "").split())
-        if tag == "link" and rel & {"stylesheet", "icon", "manifest"}:
+        # modulepreload: the modules the page script imports, which a browser
+        # fetches as well (all of them, preloaded or not)
+        if tag == "link" and rel & {"stylesheet", "icon", "manifest", "modulepreload"}:
             self.urls.append(a["href"])
         elif tag in ("script", "img") and a.get("src"):
             self.urls.append(a["src"])

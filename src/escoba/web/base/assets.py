@@ -24,6 +24,11 @@ modules it imports: a change anywhere renames every module above it, and a
 browser never mixes two releases' modules. `module_urls(entry)` lists a
 module and all it imports, for the page's `<link rel="modulepreload">`: the
 browser fetches them at once instead of one import after another.
+
+Our stylesheet is parts (`static/css/`, each a part of the page), which
+`escoba.css` lists by `@import`: as served, the parts are written into it
+(`bundle_styles`), in that order, so a page loads one stylesheet and gzip
+sees it whole.
 """
 
 from __future__ import annotations
@@ -165,9 +170,9 @@ _MODULE_NAME: Final = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}
 
 
 class ModuleError(ValueError):
-    """A module imports a file that is not in `static/`, or imports round
-    in a circle: the app refuses to start rather than serve a page whose
-    script fails in the browser."""
+    """A module (or a stylesheet) imports a file that is not in `static/`,
+    or imports round in a circle: the app refuses to start rather than
+    serve a page whose script (or styles) fail in the browser."""
 
 
 def module_imports(name: str, body: bytes) -> list[str]:
@@ -211,6 +216,40 @@ def link_modules(files: Mapping[str, bytes]) -> dict[str, Asset]:
     for name in files:
         visit(name, ())
     return assets
+
+
+#: An `@import` of one of our stylesheets by a relative name, without media
+#: or layer (`@import "css/cards.css";`, as rcssmin leaves it): the rule is
+#: the same as the stylesheet's own rules written in its place.
+_STYLE_IMPORT: Final = re.compile(
+    r"""@import\s*(?:url\(\s*)?(["'])([\w.-][\w./-]*\.css)\1\s*\)?\s*;"""
+)
+
+
+def bundle_styles(files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """Every file, each stylesheet's `@import`s of our stylesheets replaced by
+    their content (theirs first: a part may import parts)."""
+    done: dict[str, bytes] = {}
+
+    def visit(name: str, path: tuple[str, ...]) -> bytes:
+        if name in done:
+            return done[name]
+        if name in path:
+            circle = " → ".join((*path[path.index(name) :], name))
+            raise ModuleError(f"the stylesheets import in a circle: {circle}")
+        here = posixpath.dirname(name)
+
+        def written_in(m: re.Match[str]) -> str:
+            wanted = posixpath.normpath(posixpath.join(here, m[2]))
+            if wanted not in files:
+                raise ModuleError(f"static/{name} imports {m[2]}, which is not in static/")
+            return visit(wanted, (*path, name)).decode()
+
+        body = _STYLE_IMPORT.sub(written_in, files[name].decode()).encode()
+        done[name] = body
+        return body
+
+    return {name: visit(name, ()) if name.endswith(".css") else b for name, b in files.items()}
 
 
 def _static_files() -> Iterator[tuple[str, bytes]]:
@@ -274,7 +313,7 @@ def require_front_end() -> None:
 @lru_cache(maxsize=1)
 def static_shelf() -> Shelf:
     """`static/` and the card sprites, read once."""
-    return Shelf("/static", link_modules(dict(_static_files())))
+    return Shelf("/static", link_modules(bundle_styles(dict(_static_files()))))
 
 
 @lru_cache(maxsize=1)
@@ -298,10 +337,11 @@ def static_url(name: str) -> str:
     return static_shelf().url(name)
 
 
-def module_urls(entry: str) -> list[str]:
+@lru_cache(maxsize=16)
+def module_urls(entry: str) -> tuple[str, ...]:
     """The content-named URLs of the modules `static/<entry>` imports, near
     or far, each once (the page preloads them beside the entry's own
-    `<script type="module">`)."""
+    `<script type="module">`); found once, as the files are read once."""
     shelf = static_shelf()
     found: list[str] = []
 
@@ -314,7 +354,7 @@ def module_urls(entry: str) -> list[str]:
                 walk(wanted)
 
     walk(entry)
-    return [shelf.url(name) for name in found]
+    return tuple(shelf.url(name) for name in found)
 
 
 @lru_cache(maxsize=64)

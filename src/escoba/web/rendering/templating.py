@@ -30,15 +30,15 @@ from escoba.names import (
     diamonds_word,
     seven_of_diamonds_name,
 )
-from escoba.web.base.assets import static_url, vendor_url
-from escoba.web.base.cards_svg import card_back_svg, card_svg, sprite_name
-from escoba.web.base.errors import ServiceError
-from escoba.web.base.settings import DEFAULT_LIMITS, PageLimits
+from escoba.web.base.assets import module_urls, static_url, vendor_url
 from escoba.web.rendering.board import and_list, board_model, robot_level, who
+from escoba.web.base.cards_svg import card_back_svg, card_svg, sprite_name
 from escoba.web.table.coaching import coach_board
+from escoba.web.base.errors import ServiceError
 from escoba.web.table.my_tables import Elsewhere
 from escoba.web.table.notice import NoticeKind
 from escoba.web.table.pages import TablePage, TableStatus
+from escoba.web.base.settings import DEFAULT_LIMITS, PageLimits
 from escoba.web.table.timekeeping import table_time
 from escoba.words import Limits, say, say_html, say_rules
 
@@ -120,6 +120,7 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         card_svg=card_face,
         static_url=static_url,  # a static file's content-named URL (web/base/assets.py)
         vendor_url=vendor_url,
+        module_urls=module_urls,  # the modules a page script imports, to preload
         card_back_svg=lambda: card_back_svg(lang),
         card_name=lambda card, design: card_name(card, design, lang),
         design_label=lambda design: design_label(design, lang),
