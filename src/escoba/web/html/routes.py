@@ -5,6 +5,7 @@ whole page, or the board fragment for HTMX) or redirects to it.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated
@@ -236,11 +237,13 @@ class Visit:
         page, kinds, elsewhere = self._read()
         return page.version, self._board(page, kinds, elsewhere)
 
-    def answer(self, change: Callable[[], object]) -> Response:
+    async def answer(self, change: Callable[[], object]) -> Response:
         """Make a change to the table for this viewer's seat. HTMX gets the
         fresh board (or the same board with the refusal on top); a plain form
         post is redirected (303) to the table page, or shown the page with
-        the message."""
+        the message. Once the change is made, the other pages' streams (woken
+        by its commit) render and send their boards before this answer's is
+        rendered: the seat that moved hears of it last, as its streams do."""
         try:
             change()
         except (ServiceError, InputError) as exc:
@@ -249,6 +252,7 @@ class Visit:
             if isinstance(exc, NotFound):
                 return error_page(message, 404, lang=self.lang, limits=self.limits)
             return self.show(error=message, status_code=status_code, fragment=self.htmx)
+        await asyncio.sleep(0)  # the other pages first (`live.streams.acting`)
         if self.htmx:
             return self.show(fragment=True)
         return RedirectResponse(f"/t/{self.invite}", status_code=303)
@@ -395,7 +399,9 @@ async def add_robot(
     version: VersionForm,
     robot: Annotated[str, Form()],
 ) -> Response:
-    return here.answer(lambda: here.service.add_robot(here.invite, here.token, version, robot))
+    return await here.answer(
+        lambda: here.service.add_robot(here.invite, here.token, version, robot)
+    )
 
 
 @router.post("/t/{invite}/robots/remove")
@@ -404,7 +410,7 @@ async def remove_robot(
     version: VersionForm,
     position: Annotated[int, Form()],
 ) -> Response:
-    return here.answer(
+    return await here.answer(
         lambda: here.service.remove_robot(here.invite, here.token, version, position)
     )
 
@@ -415,14 +421,14 @@ async def choose_partner(
     version: VersionForm,
     position: Annotated[int, Form()],
 ) -> Response:
-    return here.answer(
+    return await here.answer(
         lambda: here.service.choose_partner(here.invite, here.token, version, position)
     )
 
 
 @router.post("/t/{invite}/start")
 async def start(here: VisitDep, version: VersionForm) -> Response:
-    return here.answer(lambda: here.service.start(here.invite, here.token, version))
+    return await here.answer(lambda: here.service.start(here.invite, here.token, version))
 
 
 def parse_play(card: str, capture: str, mode: str) -> Play:
@@ -453,7 +459,7 @@ async def play(
     capture: Annotated[str, Form()] = "",
     mode: Annotated[str, Form()] = "capture",
 ) -> Response:
-    return here.answer(
+    return await here.answer(
         lambda: here.service.act(here.invite, here.token, version, parse_play(card, capture, mode))
     )
 
@@ -464,25 +470,25 @@ async def claim(
     version: VersionForm,
     group: Annotated[str, Form()] = "",
 ) -> Response:
-    return here.answer(
+    return await here.answer(
         lambda: here.service.act(here.invite, here.token, version, parse_claim(group))
     )
 
 
 @router.post("/t/{invite}/next-round")
 async def next_round(here: VisitDep, version: VersionForm) -> Response:
-    return here.answer(lambda: here.service.next_round(here.invite, here.token, version))
+    return await here.answer(lambda: here.service.next_round(here.invite, here.token, version))
 
 
 @router.post("/t/{invite}/leave")
 async def leave(here: VisitDep, version: VersionForm) -> Response:
     """ABANDONAR and SALIR DEL JUEGO: both end the game as a loss."""
-    return here.answer(lambda: here.service.abandon(here.invite, here.token, version))
+    return await here.answer(lambda: here.service.abandon(here.invite, here.token, version))
 
 
 @router.post("/t/{invite}/absence")
 async def absence(here: VisitDep, version: VersionForm) -> Response:
-    return here.answer(lambda: here.service.end_for_absence(here.invite, here.token, version))
+    return await here.answer(lambda: here.service.end_for_absence(here.invite, here.token, version))
 
 
 @router.post("/t/{invite}/rematch")
@@ -491,7 +497,9 @@ async def rematch(
     version: VersionForm,
     pairs: Annotated[str | None, Form()] = None,
 ) -> Response:
-    return here.answer(lambda: here.service.accept_rematch(here.invite, here.token, version, pairs))
+    return await here.answer(
+        lambda: here.service.accept_rematch(here.invite, here.token, version, pairs)
+    )
 
 
 @router.post("/t/{invite}/chat")
@@ -499,7 +507,7 @@ async def chat(
     here: VisitDep,
     text: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
-    return here.answer(lambda: here.service.chat(here.invite, here.token, text))
+    return await here.answer(lambda: here.service.chat(here.invite, here.token, text))
 
 
 @router.post("/t/{invite}/notices")
@@ -508,7 +516,7 @@ async def choose_notices(
     kinds: Annotated[list[str], Form(max_length=32)] = [],  # noqa: B006 (FastAPI copies it)
 ) -> Response:
     """Which notices this browser's seat hears of: the kinds checked."""
-    return here.answer(lambda: here.service.choose_notices(here.invite, here.token, kinds))
+    return await here.answer(lambda: here.service.choose_notices(here.invite, here.token, kinds))
 
 
 @router.post("/t/{invite}/design")
@@ -555,7 +563,7 @@ async def choose_coach(here: VisitDep, coach: Annotated[str, Form()] = "") -> Re
         refused = here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
         refused.status_code = 422
         return refused
-    response = here.answer(lambda: here.service.choose_coach(here.invite, here.token, chosen))
+    response = await here.answer(lambda: here.service.choose_coach(here.invite, here.token, chosen))
     if response.status_code < 400:  # kept with the device's other choices, for its next seats
         keep_choice(response, COACH_COOKIE, coach, here.ctx.settings)
     return response

@@ -110,7 +110,9 @@ class Broker:
 
     def deliver(self, table_id: int, version: int) -> None:
         """Wake the table's streams, those of the seat `acting` last (a
-        stream runs in the order it was woken)."""
+        stream runs in the order it was woken): on the loop's next turn, so
+        that its command's own answer (`Visit.answer`, which lets the loop
+        run the others' first) is made before them."""
         actor = ACTING.get()
         later = []
         for sub in self._subscribers.get(table_id, ()):
@@ -120,8 +122,12 @@ class Broker:
                 later.append(sub)
             else:
                 sub.wake.set()
+        loop = self._loop
         for sub in later:
-            sub.wake.set()
+            if loop is not None and not loop.is_closed():
+                loop.call_soon(sub.wake.set)
+            else:
+                sub.wake.set()
 
     @property
     def connections(self) -> int:
