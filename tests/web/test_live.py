@@ -444,3 +444,55 @@ def test_a_board_already_sent_is_not_sent_again() -> None:
     assert results, "the stream did not end"
     sent = results[0]
     assert [b"absent" in event for event in sent] == [False, True], sent
+
+
+def test_the_other_pages_boards_are_made_before_the_movers_answer(
+    live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25, item 4: a change made through a page commits, then lets the
+    loop run the streams its commit woke (the other players' pages) before
+    it renders its own answer: the player who waits sees the change first."""
+    from escoba.web.html.routes import Visit
+
+    made: list[str] = []
+    board_now, show = Visit.board_now, Visit.show
+
+    def streamed(self: Visit) -> tuple[int, str]:
+        made.append("the other page's board")
+        return board_now(self)
+
+    def answered(self: Visit, *args: Any, **kwargs: Any) -> Any:
+        made.append("the answer")
+        return show(self, *args, **kwargs)
+
+    monkeypatch.setattr(Visit, "board_now", streamed)
+    monkeypatch.setattr(Visit, "show", answered)
+    with (
+        httpx.Client(base_url=live_server, timeout=10, follow_redirects=True) as ana,
+        httpx.Client(base_url=live_server, timeout=10, follow_redirects=True) as beto,
+    ):
+        r = ana.post("/tables", data={"name": "Ana", "target": "21"})
+        invite = str(r.url).rsplit("/", 1)[1]
+        assert beto.post(f"/t/{invite}/join", data={"name": "Beto"}).status_code == 200
+        version = ana.get(f"/api/tables/{invite}").json()["version"]
+        events: queue.Queue[str] = queue.Queue()
+
+        def listen() -> None:
+            with (
+                httpx.Client(base_url=live_server, cookies=beto.cookies, timeout=10) as c,
+                c.stream("GET", f"/t/{invite}/events?since={version}&board=1") as stream,
+            ):
+                for line in stream.iter_lines():
+                    if line.startswith("event: "):
+                        events.put(line)
+                        return
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        assert wait_until(lambda: ana.get("/health").json()["live_connections"] >= 1, 10)
+        made.clear()
+        r = ana.post(f"/t/{invite}/chat", data={"text": "¡hola!"}, headers={"HX-Request": "true"})
+        assert r.status_code == 200 and "¡hola!" in r.text
+        assert events.get(timeout=10) == "event: board"
+        listener.join(timeout=10)
+    assert made[:2] == ["the other page's board", "the answer"], made
