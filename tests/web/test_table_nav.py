@@ -104,28 +104,6 @@ def test_the_next_table_counts_next_round_and_absence_as_mis_mesas_does(
     assert _next(me.get(f"/t/{here.invite}").text) == ("btn-primary", absent_me.invite, 1)
 
 
-def _selects(site: TestClient, path: str, client: TestClient) -> int:
-    """The statements a GET of `path` takes (the device's own look-up, once a
-    request, included)."""
-    service = service_of(site)
-    count = 0
-
-    def seen(*args: object) -> None:
-        nonlocal count
-        count += 1
-
-    engines = {service.db.read_engine, service.db.write_engine}
-    for engine in engines:
-        event.listen(engine, "before_cursor_execute", seen)
-    try:
-        r = client.get(path)
-        assert r.status_code == 200, r.text
-    finally:
-        for engine in engines:
-            event.remove(engine, "before_cursor_execute", seen)
-    return count
-
-
 def test_the_board_costs_the_same_statements_whatever_the_number_of_tables(
     site: TestClient,
 ) -> None:
