@@ -74,3 +74,38 @@ def test_a_turn_reaches_the_push_service_from_the_worker_process(
                 assert push.message["kind"] == "turn" and push.message["url"] == f"/t/{ana.invite}"
                 assert "Beto" in push.message["title"] and "Ana" in push.message["title"]
             assert not service.errors, service.errors
+
+
+def test_a_worker_that_could_not_start_lets_the_app_close() -> None:
+    """A worker process that fails to start (no process can be made) costs
+    the notices of that moment, logged, and nothing more: the app still
+    closes (it joined the process that never began, and the app's shutdown
+    failed with an AssertionError)."""
+    import multiprocessing
+    from typing import Any, cast
+
+    from escoba.web.base.settings import Settings
+    from escoba.web.table.notice import Notice
+
+    class NoProcesses:
+        """The spawn context, but its processes cannot start."""
+
+        def __init__(self) -> None:
+            self._real = multiprocessing.get_context("spawn")
+
+        def Queue(self) -> Any:
+            return self._real.Queue()
+
+        def Process(self, **kwargs: Any) -> Any:
+            process = self._real.Process(**kwargs)
+
+            def start() -> None:
+                raise OSError("no process can be made now")
+
+            process.start = start  # type: ignore[method-assign]
+            return process
+
+    worker = PushWorker(Settings(database_url="sqlite://", secret_key="x"))
+    worker._context = cast(Any, NoProcesses())
+    worker.deliver([cast(Notice, object())])  # logged, not raised
+    worker.close()

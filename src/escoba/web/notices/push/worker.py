@@ -63,14 +63,20 @@ class PushWorker:
         if self._process is not None:
             code = self._process.exitcode
             log.error("push worker stopped (exit code %s); starting a new one", code)
-        self._queue = self._context.Queue()
-        self._process = self._context.Process(
+        channel = self._context.Queue()
+        process = self._context.Process(
             target=serve,
-            args=(self.settings.model_dump(), self._queue),
+            args=(self.settings.model_dump(), channel),
             name="escoba-push",
             daemon=True,
         )
-        self._process.start()
+        try:
+            process.start()
+        except BaseException:
+            channel.close()
+            raise
+        # kept once started: closing joins only a process that began
+        self._queue, self._process = channel, process
 
     def close(self) -> None:
         """Let the worker send what it has (up to STOP_SECONDS), then stop it."""
