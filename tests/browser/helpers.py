@@ -69,6 +69,18 @@ def board_version(page: Page) -> int:
     return int(page.locator("#board .board").get_attribute("data-version") or "0")
 
 
+def wait_version_above(version: int, *pages: Page) -> None:
+    """Every one of `pages` shows a board newer than `version`. After a move
+    between two people, wait for both: the mover's own answer may arrive
+    after the other page's live update, and until then the mover's page
+    still shows its old board, on its turn."""
+    for page in pages:
+        page.wait_for_function(
+            "v => Number(document.querySelector('#board .board').dataset.version) > v",
+            arg=version,
+        )
+
+
 def wait_for_my_turn_or_end(page: Page, timeout: float = 20_000) -> str:
     """ "turn", "summary" or "over": what the player has to act on next."""
     page.wait_for_function(

@@ -28,6 +28,7 @@ from .helpers import (  # noqa: E402
     start_game,
     start_two_player_game,
     wait_for_my_turn_or_end,
+    wait_version_above,
 )
 
 
@@ -230,7 +231,7 @@ def test_llevar_el_15_waits_for_confirmar(server: LiveServer, browser: Browser) 
             mover.locator(f'#hand .hand-card[data-card="{left or groups[0][0]}"]').click()
             mover.locator("#btn-leave").click()
             mover.get_by_role("button", name="CONFIRMAR", exact=True).click()
-            _wait_version_above(other, before)
+            wait_version_above(before, other, mover)
             if left is None:
                 continue
             claim = other.locator("#btn-claim")

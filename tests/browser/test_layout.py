@@ -32,6 +32,7 @@ from .helpers import (  # noqa: E402
     start_two_player_game,
     tap_play,
     wait_for_my_turn_or_end,
+    wait_version_above,
 )
 
 Box = dict[str, float]
@@ -221,10 +222,7 @@ def test_llevar_el_15_fits_the_smallest_phone(server: LiveServer, browser: Brows
             before = board_version(mover)
             mover.locator(f'#hand .hand-card[data-card="{card}"]').tap()
             mover.locator("#btn-leave").tap()
-            other.wait_for_function(
-                "v => Number(document.querySelector('#board .board').dataset.version) > v",
-                arg=before,
-            )
+            wait_version_above(before, other, mover)
         pytest.fail("nobody had a 15 to leave in 30 turns")
     finally:
         for ctx in (ana_ctx, beto_ctx):

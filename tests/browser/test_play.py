@@ -34,6 +34,7 @@ from .helpers import (  # noqa: E402
     start_two_player_game,
     tap_play,
     wait_for_my_turn_or_end,
+    wait_version_above,
 )
 
 
@@ -154,10 +155,7 @@ def test_llevar_el_15_that_was_left(server: LiveServer, browser: Browser) -> Non
             before = board_version(mover)
             mover.locator(f'#hand .hand-card[data-card="{card}"]').click()
             mover.locator("#btn-leave").click()
-            other.wait_for_function(
-                "v => Number(document.querySelector('#board .board').dataset.version) > v",
-                arg=before,
-            )
+            wait_version_above(before, other, mover)
             if left is None:
                 continue
             # the other player may take the 15 that was left, before playing
