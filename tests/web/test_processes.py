@@ -139,6 +139,25 @@ def test_a_commands_notify_leaves_only_when_it_commits() -> None:
 
 
 @pytest.mark.skipif(PG_URL is None, reason="no PostgreSQL")
+def test_stopping_the_postgresql_bridge_wakes_its_listener() -> None:
+    """Stopping the bridge does not wait out the listener's wait for a
+    notification (half a second: each app's shutdown, each test's on
+    PostgreSQL paid it): made a minute long here, the stop still ends."""
+    from escoba.web.live.bridges import PostgresBridge, wait_connected
+
+    url = fresh_pg_database("escoba_test_bridge_stop")
+    assert url is not None
+    bridge = PostgresBridge(url)
+    bridge.wait = 60.0
+    bridge.start(lambda table_id, version: None)
+    assert wait_connected(bridge, 10)
+    started = time.monotonic()
+    bridge.stop()
+    assert not bridge._thread or not bridge._thread.is_alive(), "the listener still waits"
+    assert time.monotonic() - started < 30
+
+
+@pytest.mark.skipif(PG_URL is None, reason="no PostgreSQL")
 def test_a_robot_left_on_turn_by_a_dead_process_is_played_by_another(tmp_path: Path) -> None:
     url = fresh_pg_database("escoba_test_processes")
     assert url is not None
