@@ -548,6 +548,30 @@ def test_database_counters_batch_far_from_a_limit_and_are_exact_near_it(db_url: 
         db.dispose()
 
 
+@pytest.mark.parametrize("kind", ["memory", "database"])
+def test_the_windows_are_counted_by_the_apps_clock(db_url: str, kind: str) -> None:
+    """A limit's window is the app's clock's: the count starts again when
+    that clock has moved a window on, and not before (by the wall's clock a
+    test's four requests straddled two windows once in a while, and the
+    fourth passed: the 429 test failed CI)."""
+    from escoba.web.base.db import Database
+    from escoba.web.base.limits import DatabaseLimiter, Limiter, MemoryLimiter
+
+    clock = ManualClock()
+    db = Database(db_url)
+    db.migrate()
+    limiter: Limiter = (
+        MemoryLimiter(clock) if kind == "memory" else DatabaseLimiter(db, clock=clock)
+    )
+    try:
+        assert [limiter.hit([("ip", 3)], 60) for _ in range(4)] == [None, None, None, "ip"]
+        clock.advance(seconds=60)  # the next window, whatever the wall says
+        assert limiter.hit([("ip", 3)], 60) is None
+    finally:
+        limiter.close()
+        db.dispose()
+
+
 def test_counts_on_their_way_to_the_database_still_count(db_url: str) -> None:
     """A flush takes the counts out of memory before its statement returns:
     a check in between must not see the key as fresh (it would pass uncounted,

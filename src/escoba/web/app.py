@@ -182,11 +182,11 @@ def create_app(
         )
     limiter: Limiter
     if settings.redis_url:
-        limiter = RedisLimiter(settings.redis_url)
+        limiter = RedisLimiter(settings.redis_url, service.clock)
     elif db.is_sqlite:
-        limiter = MemoryLimiter()  # one process: SQLite without Redis
+        limiter = MemoryLimiter(service.clock)  # one process: SQLite without Redis
     else:
-        limiter = DatabaseLimiter(db)
+        limiter = DatabaseLimiter(db, clock=service.clock)
     service.after_commit.add(runner)
     if analyses is not None:
         service.after_commit.add(analyses)

@@ -9,15 +9,22 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from typing import Any, Protocol
 
 from sqlalchemy import bindparam, create_engine, delete, text
 
+from escoba.web.base.clock import Clock, SystemClock
 from escoba.web.base.db import Database
 from escoba.web.base.models import RateLimitRow
 
 log = logging.getLogger("escoba.limits")
+
+
+def window_of(clock: Clock, window_seconds: int) -> int:
+    """The number of the current window: by the app's clock (the wall's in
+    production, so that every process agrees; a test's that only moves when
+    told, so that four requests never straddle two windows by chance)."""
+    return int(clock.now().timestamp() // window_seconds)
 
 
 class Limiter(Protocol):
@@ -47,8 +54,11 @@ class DatabaseLimiter:
 
     CHUNK = 64  # keys per statement when flushing
 
-    def __init__(self, db: Database, flush_seconds: float = 0.1) -> None:
+    def __init__(
+        self, db: Database, flush_seconds: float = 0.1, clock: Clock | None = None
+    ) -> None:
         self.db = db
+        self._clock = clock or SystemClock()
         self._engine = db.write_engine
         if not db.is_sqlite:
             self._engine = create_engine(
@@ -105,7 +115,7 @@ class DatabaseLimiter:
         return totals
 
     def hit(self, keys: list[tuple[str, int]], window_seconds: int) -> str | None:
-        window = int(time.time() // window_seconds)
+        window = window_of(self._clock, window_seconds)
         with self._lock:
             if window != self._window:
                 self._window, self._known, self._unsent = window, {}, {}
@@ -169,13 +179,14 @@ class MemoryLimiter:
     """For one process on SQLite (no Redis): counters in memory, exact there,
     and no write transaction on the database's single write lock."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock | None = None) -> None:
+        self._clock = clock or SystemClock()
         self._lock = threading.Lock()
         self._slot = -1
         self._hits: dict[str, int] = {}
 
     def hit(self, keys: list[tuple[str, int]], window_seconds: int) -> str | None:
-        window = int(time.time() // window_seconds)
+        window = window_of(self._clock, window_seconds)
         over = None
         with self._lock:
             if window != self._slot:
@@ -193,13 +204,14 @@ class MemoryLimiter:
 
 
 class RedisLimiter:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, clock: Clock | None = None) -> None:
         import redis
 
+        self._clock = clock or SystemClock()
         self._client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
     def hit(self, keys: list[tuple[str, int]], window_seconds: int) -> str | None:
-        window = int(time.time() // window_seconds)
+        window = window_of(self._clock, window_seconds)
         pipe = self._client.pipeline(transaction=False)
         for key, _limit in keys:
             name = f"escoba:rate:{key}:{window}"
