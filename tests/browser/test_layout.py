@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 pytestmark = pytest.mark.browser
 
+from .api_seat import ApiSeat  # noqa: E402
 from .helpers import (  # noqa: E402
     add_robot,
     board_version,
@@ -187,6 +188,47 @@ def test_four_seats_that_grow_do_not_push_the_felt_off_a_phone_on_its_side(
         _play_in_view(page, "phone-landscape, 4 players, a seat 9 px taller")
     finally:
         context.close()
+
+
+def _full_table(base: str) -> ApiSeat:
+    """Ana and Beto leave every card they play (through the API), each a card
+    that makes no 15 where one can, until the felt holds eight cards or more
+    on Ana's turn: the most a table holds in a real game, about. Ana's seat."""
+    ana = ApiSeat.create(base, "Ana")
+    beto = ApiSeat.join(base, ana.invite, "Beto")
+    ana.command("/start")
+    for _ in range(80):
+        for seat in (ana, beto):
+            view = seat.table()["view"]
+            if not view["legal_actions"]:
+                continue
+            if seat is ana and len(view["table"]) >= 8:
+                return ana
+            leaves = [a for a in view["legal_actions"] if a["type"] == "play" and not a["capture"]]
+            makes_15 = {a["card"] for a in view["legal_actions"] if a.get("capture")}
+            quiet = [a for a in leaves if a["card"] not in makes_15]
+            seat.command("/actions", action=(quiet or leaves)[0])
+    raise AssertionError("the table never held eight cards on Ana's turn")
+
+
+def test_a_full_table_fits_every_screen(
+    server: LiveServer, viewport_page: tuple[str, Page]
+) -> None:
+    """Eight cards or more on the felt (two people who leave every card):
+    the seats, the felt with all its cards, the hand and its buttons still in
+    view without scrolling, on a phone upright, on its side and a desktop."""
+    name, page = viewport_page
+    ana = _full_table(server.url)
+    ana.open_here(page)
+    page.goto(f"{server.url}/t/{ana.invite}")  # past the landing's word
+    assert wait_for_my_turn_or_end(page) == "turn"
+    assert page.locator("#table-cards .table-card").count() >= 8
+    for lang in LANGUAGES:
+        _choose_language(page, lang)
+        assert wait_for_my_turn_or_end(page) == "turn"
+        _play_in_view(page, f"{name}, a full table, {lang}")
+    _choose_language(page, "es")
+    shot(page, f"full-table-{name}")
 
 
 def test_llevar_el_15_fits_the_smallest_phone(server: LiveServer, browser: Browser) -> None:
