@@ -6,7 +6,8 @@
 
 A VARIANT is `base` (today's Luna) or `key=value[,key=value...]`, keyword
 arguments of `Luna(...)` (numbers, `true`/`false`, or names); the Luna before
-the careful playouts is `rollout=probable`. Each variant
+the careful playouts is `rollout=probable`. A try of `bench/tries/` is named
+with its settings after a colon: `exact_earlier:worlds=16`. Each variant
 plays every deal of SEED against Carmen in both seatings (the tournament's
 decks and robot random sources), and prints its margin per round over Carmen
 with the 95% interval. Then each variant is compared with the first: the
@@ -65,11 +66,22 @@ def parse(text: str) -> dict[str, Any]:
     return out
 
 
+def make(variant: str) -> Luna:
+    """The Luna a variant names: `base`, Luna's settings, or a try of
+    bench/tries/ by name and its settings (`exact_earlier:worlds=16`)."""
+    name, colon, settings = variant.partition(":")
+    if not colon:
+        return Luna(budget=10.0, limit=None, **parse(variant))
+    from tries import TRIES
+
+    return TRIES[name](budget=10.0, limit=None, **parse(settings))
+
+
 def deal_pair(args: tuple[str, int, int]) -> tuple[int, float, list[float]]:
     """Luna's mean margin over Carmen in the two seatings of one deal, and
     her decision times."""
     variant, seed, deal = args
-    luna = Luna(budget=10.0, limit=None, **parse(variant))
+    luna = make(variant)
     carmen = Carmen()
     margin = 0.0
     times: list[float] = []
@@ -91,7 +103,7 @@ def deal_pair(args: tuple[str, int, int]) -> tuple[int, float, list[float]]:
 
 def cache_name(variant: str) -> str:
     if variant != "base":
-        return variant.replace("/", "_")
+        return variant.replace("/", "_").replace(":", "~")
     defaults = inspect.signature(Luna).parameters
     shown = ("rollout", "max_worlds", "prior", "beta", "carmen_reply", "endgame")
     return "base(" + ",".join(f"{k}={defaults[k].default}" for k in shown) + ")"

@@ -353,7 +353,7 @@ def _expected_reply(
     return claim_gain + expected_best([(avg + t, p) for x, p, avg in odds if (t := takes[x]) > 0.0])
 
 
-def _unplayed(sim: RoundSim) -> tuple[list[int], list[float]]:
+def unplayed_of(sim: RoundSim) -> tuple[list[int], list[float]]:
     """The count and the summed worth of the cards of each value still in
     hands or deck."""
     count = [0] * 11
@@ -369,7 +369,7 @@ def _unplayed(sim: RoundSim) -> tuple[list[int], list[float]]:
 def careful_playout(sim: RoundSim, stop: int = 0, plies: int = 1_000) -> None:
     """Play the round on: the next `plies` plays (claims aside) by
     `careful_move`, then by `probable_move`, until `stop` plays are left."""
-    count, worth = _unplayed(sim)
+    count, worth = unplayed_of(sim)
     gain = sim.gain
     careful_until = sim.plays_left - plies
     while sim.plays_left > stop:

@@ -1,0 +1,17 @@
+"""Tries at a stronger Luna (issue 27) that did not pay, kept runnable so
+that their figures in bench/RESULTS-bots.md can be made again. Never
+seatable: the tournament and the paired bench reach them by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tries.exact_earlier import LunaExactEarlier
+from tries.racing import LunaRacing
+
+#: The tries by name, each made with Luna's settings and its own.
+TRIES: dict[str, Callable[..., Any]] = {
+    "exact_earlier": LunaExactEarlier,
+    "racing": LunaRacing,
+}

@@ -1,0 +1,60 @@
+"""The tries at a stronger Luna kept in bench/tries/ (issue 27) stay
+runnable, so that their figures in bench/RESULTS-bots.md can be made again:
+each plays a legal action in positions of every kind, and the quick players
+of bench/bench_policies.py play whole rounds to their points."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from escoba.engine import Phase, view
+
+from .helpers import random_round_states
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def bench_on_path() -> None:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+
+
+@pytest.mark.parametrize(
+    "variant", ["racing:first=4,max_worlds=8", "exact_earlier:worlds=2,max_worlds=4"]
+)
+def test_each_try_plays_legal_actions(variant: str) -> None:
+    import bench_luna_paired
+
+    luna = bench_luna_paired.make(variant)
+    rng = random.Random(5)
+    chosen = 0
+    for state in random_round_states(2, seed=3, rounds=2):
+        if state.phase is not Phase.PLAYING:
+            continue
+        v = view(state, state.round.turn)
+        if len(v.legal) > 1:
+            assert luna.choose(v, rng) in v.legal
+            chosen += 1
+    assert chosen > 20
+
+
+@pytest.mark.parametrize("player", ["sharp", "sharp:dynamic=0,reply=1.2", "careful", "greedy"])
+def test_the_quick_players_play_rounds_to_their_points(player: str) -> None:
+    import bench_policies
+
+    for deal in range(3):
+        for players in (2, 3, 4):
+            deck = list(range(40))
+            random.Random(deal).shuffle(deck)
+            sim = bench_policies.new_round(players, deal % players, deck)
+            movers = [
+                bench_policies._mover(player if s % 2 == 0 else "careful") for s in range(players)
+            ]
+            points = bench_policies.play_round(sim, movers)
+            assert sim.over and len(points) == sim.nsides
+            assert min(points) >= 0 and sum(points) >= 1  # the 7 of diamonds scores
