@@ -161,8 +161,12 @@ def test_the_results_fit_a_phone_and_the_outcome_comes_first(
         while (state := wait_for_my_turn_or_end(page, 60_000)) != "over":
             assert time.monotonic() - started < 240, "the game took too long"
             if state == "turn":
+                # a phone scrolled down to its hand, as a thumb leaves it
+                page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
                 tap_play(page)
                 continue
+            # the round's end, as the last play left the page: its heading in view
+            _in_view(page, "#summary-title")
             if summaries == 0:  # the first round's summary, in every size and language
                 for size, (w, h) in PHONES.items():
                     page.set_viewport_size({"width": w, "height": h})

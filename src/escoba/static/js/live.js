@@ -21,6 +21,24 @@ import { scrollChat, countChat } from "./chat.js";
 
 /* ------------------------------------------------------------ live stream */
 
+// The round's end or the game's, as a swap brings it: its heading in view.
+// A phone scrolled down to its hand for the last play would keep its place
+// and show the outcome cut at the top (or not at all); the page goes up
+// (or down) to the outcome's panel, once, as it comes, not on each later
+// refresh of it.
+var OUTCOME = "#board .panel.summary, #board .winner";
+var outcomeBefore = false;
+
+function outcomeInView() {
+  var panel = $(OUTCOME);
+  var heading = panel && panel.querySelector("h2");
+  if (outcomeBefore || !heading) return;
+  var box = heading.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  var top = window.scrollY + panel.getBoundingClientRect().top - 8;
+  window.scrollTo(0, Math.max(0, top));
+}
+
 // While the page has no live stream (the server restarting, the network
 // gone) it says «Reconectando…». The browser reconnects by itself (or the
 // SSE extension, after a refusal) and the server starts the new stream
@@ -62,6 +80,7 @@ document.addEventListener("htmx:sseError", function (event) {
 var openDetails = [];
 
 function beforeBoardSwap() {
+  outcomeBefore = !!$(OUTCOME);
   openDetails = $all("#board details[open]").map(function (d) {
     return d.id;
   });
@@ -175,6 +194,7 @@ document.addEventListener("htmx:afterSettle", function (event) {
     // the focus first: focus() lays the new board out, and the animations'
     // measures then find it laid out (the other way round, twice)
     restoreFocus(turnChanged());
+    outcomeInView();
     var board = $("#board .board");
     if (board) animateMove(board);
     boardShown();
