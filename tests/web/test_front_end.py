@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from escoba.web.base.assets import (
     FrontEndMissing,
     missing_front_end,
     require_front_end,
+    vendor_shelf,
 )
 from escoba.web.base.db import migrate
 from escoba.web.base.settings import Settings
@@ -46,11 +48,15 @@ def _tree(root: Path, leave_out: str | None = None) -> Path:
 
 
 @pytest.fixture
-def without_sse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """ESCOBA_NODE_MODULES: a tree where htmx's SSE extension is missing."""
+def without_sse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """ESCOBA_NODE_MODULES: a tree where htmx's SSE extension is missing.
+    An app started meanwhile reads the files once for the process (its
+    shelf): that shelf, without the extension, is forgotten after, or the
+    next test's pages in this worker would link a file that is not served."""
     tree = _tree(tmp_path / "node_modules", leave_out=SSE)
     monkeypatch.setenv("ESCOBA_NODE_MODULES", str(tree))
-    return tree
+    yield tree
+    vendor_shelf.cache_clear()
 
 
 def test_the_check_names_the_missing_file_and_the_fix(
