@@ -17,8 +17,7 @@ from collections.abc import Callable, Sequence
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna, _rollout
-from escoba.bots.policy import expected_points
+from escoba.bots.luna import Luna, _rollout, played_out
 from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
@@ -75,18 +74,7 @@ class LunaRacing(Luna):
         while spent + len(alive) <= budget and worlds < self.cap:
             world = sample(rng)
             for i in alive:
-                sim = world.copy()
-                claim, card, group = moves[i]
-                if claim:
-                    sim.claim(group)
-                else:
-                    sim.play(card, group)
-                if reply is not None:
-                    reply(sim, i)
-                rollout(sim)
-                pts = sim.points() if sim.over else expected_points(sim)
-                mine = pts[side]
-                values[i].append(mine - (sum(pts) - mine) / (len(pts) - 1))
+                values[i].append(played_out(world, moves[i], i, side, rollout, reply))
             spent += len(alive)
             worlds += 1
             if worlds >= self.first and len(alive) > 1:

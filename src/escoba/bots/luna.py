@@ -52,6 +52,32 @@ from escoba.engine.view import View
 Clock = Callable[[], float]
 
 
+def played_out(
+    world: RoundSim,
+    move: Move,
+    i: int,
+    side: int,
+    rollout: Callable[[RoundSim], None],
+    reply: Callable[[RoundSim, int], None] | None,
+) -> float:
+    """The value for `side` of candidate `i`, `move`, in `world` (left as it
+    was): the move, the next player's `reply` if any, the `rollout` to the
+    end (or its horizon), and the round's points of `side` less the other
+    sides' mean."""
+    sim = world.copy()
+    claim, card, group = move
+    if claim:
+        sim.claim(group)
+    else:
+        sim.play(card, group)
+    if reply is not None:
+        reply(sim, i)
+    rollout(sim)
+    pts = sim.points() if sim.over else expected_points(sim)
+    mine = pts[side]
+    return mine - (sum(pts) - mine) / (len(pts) - 1)
+
+
 def search(
     sample: Callable[[random.Random], RoundSim],
     moves: Sequence[Move],
@@ -89,19 +115,8 @@ def search(
             if limit is not None and ahead > limit:
                 break
         world = sample(rng)
-        for i, (claim, card, group) in enumerate(moves):
-            sim = world.copy()
-            if claim:
-                sim.claim(group)
-            else:
-                sim.play(card, group)
-            if reply is not None:
-                reply(sim, i)
-            rollout(sim)
-            pts = sim.points() if sim.over else expected_points(sim)
-            mine = pts[side]
-            others = (sum(pts) - mine) / (len(pts) - 1)
-            totals[i] += mine - others
+        for i, move in enumerate(moves):
+            totals[i] += played_out(world, move, i, side, rollout, reply)
         worlds += 1
     best = max(range(len(moves)), key=lambda i: totals[i])
     return best, totals, worlds
