@@ -26,8 +26,7 @@ from collections.abc import Sequence
 from functools import cache
 from math import comb
 
-from escoba.bots.judge import claim_first, expected_best
-from escoba.bots.policy import HOLDS
+from escoba.bots.policy import HOLDS, best_claim, expected_reply
 from escoba.bots.sim import Move, RoundSim
 from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
@@ -75,6 +74,8 @@ def swing(mine: int, theirs: int, total: int, item: str) -> float:
     return (_expected(mine + 1, theirs, total, item) - _expected(mine, theirs + 1, total, item)) / 2
 
 
+#: Never emptied: `policy`'s caches name a price list by its id, so each
+#: must live as long as the process.
 _GAINS: dict[tuple[int, ...], tuple[float, ...]] = {}
 
 
@@ -124,10 +125,9 @@ class Sharp:
         table = sim.table
         dynamic = self.dynamic and sim.nsides == 2 and not sim.rules.setenta
         gain = gains_now(sim, sim.side[seat]) if dynamic else sim.gain
-        if sim.claim_card >= 0 and sim.claim_seat == seat:
-            claim = _best_claim(sim, gain)
-            if claim is not None:
-                return claim
+        claim = best_claim(sim, gain)
+        if claim is not None:
+            return claim
         vals = tuple([VALUE[c] for c in table])
         options = [
             (card, index_groups(FIFTEEN - VALUE[card], vals) if table else ()) for card in hand
@@ -164,7 +164,7 @@ class Sharp:
         for card, groups in options:
             if not must:
                 left_table = tuple(sorted([*table, card]))
-                score = -reply * _expected_reply(left_table, card if groups else -1, odds, gain)
+                score = -reply * expected_reply(left_table, card if groups else -1, odds, gain)
                 if score > best_score + 1e-9:
                     best_score = score
                     best = (False, card, ())
@@ -181,7 +181,7 @@ class Sharp:
                     if stake:
                         score += stake * sum([gain[c] for c in left])
                     if odds:
-                        score -= reply * _expected_reply(tuple(left), -1, odds, gain)
+                        score -= reply * expected_reply(tuple(left), -1, odds, gain)
                 if score > best_score + 1e-9:
                     best_score = score
                     best = (False, card, tuple([table[i] for i in g]))
@@ -204,66 +204,3 @@ def _unseen_worth(
 def _in_play(sim: RoundSim, card: int) -> bool:
     """Whether `card` is still in some hand or in the deck."""
     return card in sim.deck or any(card in h for h in sim.hands)
-
-
-def _best_claim(sim: RoundSim, gain: Sequence[float]) -> Move | None:
-    """The most valuable «LLEVAR EL 15» open to the seat on turn, if any."""
-    cc = sim.claim_card
-    rest = [c for c in sim.table if c != cc]
-    groups = index_groups(FIFTEEN - VALUE[cc], tuple([VALUE[c] for c in rest]))
-    best_score = -1e9
-    best: Move | None = None
-    for g in groups:
-        score = gain[cc] + sum([gain[rest[i]] for i in g])
-        if len(g) == len(rest):
-            score += W_ESCOBA
-        if score > best_score:
-            best_score = score
-            best = (True, cc, tuple([rest[i] for i in g]))
-    return best
-
-
-#: (table, id of a price list) → `_takes`; the price lists are the fixed
-#: ones and those of `_GAINS`, which live as long as the process.
-_TAKES: dict[tuple[tuple[int, ...], int], tuple[float, ...]] = {}
-
-
-def _takes(table: tuple[int, ...], gain: tuple[float, ...]) -> tuple[float, ...]:
-    """For each value x, the most a card of value x takes from `table` (its
-    cards' worth under `gain`, the escoba when it sweeps), or 0.0."""
-    key = (table, id(gain))
-    found = _TAKES.get(key)
-    if found is None:
-        vals = tuple([VALUE[c] for c in table])
-        n = len(table)
-        out = [0.0] * 11
-        for x in range(1, 11):
-            for g in index_groups(FIFTEEN - x, vals):
-                w = sum([gain[table[i]] for i in g]) + (W_ESCOBA if len(g) == n else 0.0)
-                if w > out[x]:
-                    out[x] = w
-        if len(_TAKES) >= 200_000:
-            _TAKES.clear()
-        found = _TAKES[key] = tuple(out)
-    return found
-
-
-def _expected_reply(
-    table: tuple[int, ...],
-    claimable: int,
-    odds: Sequence[tuple[int, float, float]],
-    gain: tuple[float, ...],
-) -> float:
-    """What the next player can expect to take from `table`: a claim on
-    `claimable` (-1: none) first, then the best capture of each value they
-    may hold, the most valuable counted first."""
-    if not odds:
-        return 0.0
-    claim_gain = 0.0
-    if claimable >= 0:
-        claim_gain, rest = claim_first(table, claimable, gain)
-        table = tuple(rest)
-        if not table:
-            return claim_gain
-    takes = _takes(table, gain)
-    return claim_gain + expected_best([(avg + t, p) for x, p, avg in odds if (t := takes[x]) > 0.0])

@@ -21,7 +21,7 @@ from typing import Final
 
 from escoba.bots.judge import claim_first, expected_best
 from escoba.bots.sim import Move, RoundSim
-from escoba.bots.worth import SETENTA_CARD_GAIN, W_ESCOBA
+from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
 from escoba.engine.rules import HAND_SIZE
@@ -49,8 +49,9 @@ def greedy_move(sim: RoundSim, avoid_sweeps: bool = True) -> Move:
     return _weighed_move(sim, sim.hands[sim.turn], FLAT_RISK if risky else NO_RISK, 1.0, 0.0)
 
 
-def best_claim(sim: RoundSim) -> Move | None:
-    """The most valuable «LLEVAR EL 15» open to the seat on turn, if any."""
+def best_claim(sim: RoundSim, gain: Sequence[float] | None = None) -> Move | None:
+    """The most valuable «LLEVAR EL 15» open to the seat on turn, if any, by
+    `gain` (the sim's price list by default)."""
     cc = sim.claim_card
     if cc < 0 or sim.claim_seat != sim.turn:
         return None
@@ -60,7 +61,8 @@ def best_claim(sim: RoundSim) -> Move | None:
         return None
     best_score = -1e9
     best: Move | None = None
-    gain = sim.gain
+    if gain is None:
+        gain = sim.gain
     for g in groups:
         score = gain[cc] + sum(gain[rest[i]] for i in g)
         if len(g) == len(rest):
@@ -271,7 +273,7 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
     best: Move = (False, hand[0], ())
     for card, groups in options:
         if not must:
-            score = -_expected_reply(
+            score = -expected_reply(
                 tuple(sorted([*table, card])), card if groups else -1, odds, gain
             )
             if score > best_score + 1e-9:
@@ -287,23 +289,25 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
             elif last_play:
                 score += sum([gain[c] for c in left])
             elif odds:
-                score -= _expected_reply(tuple(left), -1, odds, gain)
+                score -= expected_reply(tuple(left), -1, odds, gain)
             if score > best_score + 1e-9:
                 best_score = score
                 best = (False, card, tuple([table[i] for i in g]))
     return best
 
 
-#: (table, under la setenta?) → for each card value x, the most a card of value x
-#: takes from that table (its cards' worth, plus the escoba when it sweeps),
-#: or 0.0: nothing.
-_TAKES: dict[tuple[tuple[int, ...], bool], tuple[float, ...]] = {}
+#: (table, the price list's id) → for each card value x, the most a card of
+#: value x takes from that table (its cards' worth, plus the escoba when it
+#: sweeps), or 0.0: nothing. A price list is named by its id, so it must live
+#: as long as the process (those of `worth` do).
+_TAKES: dict[tuple[tuple[int, ...], int], tuple[float, ...]] = {}
 _TAKES_LIMIT = 100_000
 
 
 def _takes(table: tuple[int, ...], gain: Sequence[float]) -> tuple[float, ...]:
-    """`_TAKES` of `table` under `gain`, a price list of `worth.gains_for`."""
-    key = (table, gain is SETENTA_CARD_GAIN)
+    """`_TAKES` of `table` under `gain`, a price list that lives as long as
+    the process (`worth.gains_for`'s)."""
+    key = (table, id(gain))
     found = _TAKES.get(key)
     if found is None:
         vals = tuple([VALUE[c] for c in table])
@@ -320,12 +324,12 @@ def _takes(table: tuple[int, ...], gain: Sequence[float]) -> tuple[float, ...]:
     return found
 
 
-#: (table, left card, under la setenta?) → `judge.claim_first` of them, the
-#: table it leaves as a tuple.
-_CLAIMS: dict[tuple[tuple[int, ...], int, bool], tuple[float, tuple[int, ...]]] = {}
+#: (table, left card, the price list's id) → `judge.claim_first` of them,
+#: the table it leaves as a tuple.
+_CLAIMS: dict[tuple[tuple[int, ...], int, int], tuple[float, tuple[int, ...]]] = {}
 
 
-def _expected_reply(
+def expected_reply(
     table: tuple[int, ...],
     claimable: int,
     odds: Sequence[tuple[int, float, float]],
@@ -336,10 +340,10 @@ def _expected_reply(
     value they may hold, the most valuable counted first."""
     if not odds:
         return 0.0
-    setenta = gain is SETENTA_CARD_GAIN
+    prices = id(gain)
     claim_gain = 0.0
     if claimable >= 0:
-        key = (table, claimable, setenta)
+        key = (table, claimable, prices)
         claimed = _CLAIMS.get(key)
         if claimed is None:
             first, rest = claim_first(table, claimable, gain)
@@ -349,7 +353,7 @@ def _expected_reply(
         claim_gain, table = claimed
         if not table:
             return claim_gain
-    takes = _TAKES.get((table, setenta)) or _takes(table, gain)
+    takes = _TAKES.get((table, prices)) or _takes(table, gain)
     return claim_gain + expected_best([(avg + t, p) for x, p, avg in odds if (t := takes[x]) > 0.0])
 
 
