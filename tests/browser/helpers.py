@@ -29,7 +29,10 @@ def open_seat(page: Page, base: str, invite: str, token: str) -> None:
     assert made.status_code == 201, made.text
     page.goto(made.json()["url"])
     page.get_by_role("button", name="SEGUIR AQUÍ").click()
-    expect(page).to_have_url(f"{base}/t/{invite}?llegada=1")  # the seat's landing
+    # the seat's landing (`?llegada=1`), whose word the page then takes out
+    # of the address (a reload does not say it again)
+    expect(page.locator("#arrived-note")).to_be_visible()
+    expect(page).to_have_url(f"{base}/t/{invite}")
 
 
 def add_robot(page: Page, name: str) -> None:

@@ -15,7 +15,8 @@ if MISSING:
 
 from playwright.sync_api import Browser, expect
 
-from .helpers import check_axe, create_table, shot
+from .api_seat import ApiSeat
+from .helpers import check_axe, create_table, open_seat, shot
 
 pytestmark = pytest.mark.browser
 
@@ -109,3 +110,51 @@ def test_mis_mesas_lists_live_and_moves_to_a_second_browser(
     finally:
         phone_context.close()
         desk_context.close()
+
+
+def test_a_seat_moved_here_says_so_over_the_game_not_above_it(
+    browser: Browser, server: LiveServer
+) -> None:
+    """«Ya tienes esta mesa en este dispositivo» pushed the game down on a
+    360×640 phone and stayed until the next page. It is said over the page's
+    top now: the game stands where it stands without it; it goes with its ✕,
+    a touch elsewhere or the game's next move, and a reload does not say it
+    again."""
+    ana = ApiSeat.create(server.url, "Ana")
+    beto = ApiSeat.join(server.url, ana.invite, "Beto")
+    ana.command("/start")
+    context = new_context(browser, {"width": 360, "height": 640}, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        open_seat(page, server.url, beto.invite, beto.token)
+        note = page.locator("#arrived-note")
+        expect(note).to_contain_text("Ya tienes esta mesa en este dispositivo")
+        check_axe(page, "a seat moved here")
+        board = page.locator("#board .board").bounding_box()
+        box = note.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["x"] >= 0
+        assert box["x"] + box["width"] <= 360, f"the note is wider than the phone: {box}"
+
+        page.get_by_role("button", name="Cerrar el aviso").tap()
+        expect(note).to_have_count(0)
+        page.reload()
+        expect(page.locator("#board .board")).to_be_visible()
+        expect(note).to_have_count(0)
+        plain = page.locator("#board .board").bounding_box()
+        assert plain is not None and board is not None
+        assert board["y"] == plain["y"], f"the game moved down: {plain} → {board}"
+
+        # a touch elsewhere on the page
+        page.goto(f"{server.url}/t/{beto.invite}?llegada=1")
+        expect(note).to_be_visible()
+        page.touchscreen.tap(180, 600)
+        expect(note).to_have_count(0)
+
+        # the game's next move, from elsewhere
+        page.goto(f"{server.url}/t/{beto.invite}?llegada=1")
+        expect(note).to_be_visible()
+        mover = next(seat for seat in (ana, beto) if seat.table()["view"]["legal_actions"])
+        mover.command("/actions", action=mover.table()["view"]["legal_actions"][0])
+        expect(note).to_have_count(0)
+    finally:
+        context.close()

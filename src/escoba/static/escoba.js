@@ -26,7 +26,7 @@
 import { readWords } from "./js/state.js";
 import { $ } from "./js/dom.js";
 import { render } from "./js/select.js";
-import { absoluteInvite } from "./js/play.js";
+import { absoluteInvite, arrivalNote } from "./js/play.js";
 import { startNotices, syncTurn } from "./js/notices.js";
 import { turnChanged, focusHandOnLoad } from "./js/focus.js";
 import { scrollChat, countChat, watchChat } from "./js/chat.js";
@@ -37,6 +37,7 @@ function start() {
   readWords();
   loadSeenMove();
   absoluteInvite();
+  arrivalNote();
   scrollChat();
   render();
   startNotices();

@@ -13,7 +13,7 @@ import { $, $all } from "./dom.js";
 import { msg, picked, state } from "./state.js";
 import { render } from "./select.js";
 import { keepConfirm } from "./confirm.js";
-import { absoluteInvite } from "./play.js";
+import { absoluteInvite, arrivalAfterSwap } from "./play.js";
 import { syncTurn } from "./notices.js";
 import { rememberFocus, restoreFocus, keepFocus, turnChanged } from "./focus.js";
 import { snapshot, animateMove } from "./motion.js";
@@ -195,6 +195,7 @@ document.addEventListener("htmx:afterSettle", function (event) {
     // measures then find it laid out (the other way round, twice)
     restoreFocus(turnChanged());
     outcomeInView();
+    arrivalAfterSwap();
     var board = $("#board .board");
     if (board) animateMove(board);
     boardShown();

@@ -7,7 +7,7 @@
  * and mouse alike). While a request is in flight nothing else is sent; the
  * server's version check stands behind that. Also here, by the same click
  * listener: the board's other buttons (AVISARME, the copy of the invite
- * link).
+ * link), and the ✕ of the note a seat moved here by a code shows.
  */
 
 import { $, capital } from "./dom.js";
@@ -73,6 +73,10 @@ document.addEventListener("click", function (event) {
   }
   var button = target.closest("button");
   if (!button) return;
+  if (button.id === "arrived-close") {
+    dropArrivalNote();
+    return;
+  }
   if (button.id === "notify-toggle") {
     toggleNotifications(button);
     return;
@@ -218,6 +222,42 @@ function copyLink(button) {
     }
   }
 }
+
+// «Ya tienes esta mesa en este dispositivo»: the seat a code just brought
+// here, said over the page's top (the game is not pushed down) until its
+// ✕, a touch elsewhere on the page or a board of a newer version (a board
+// fetched for other news leaves it). The address loses its `llegada`, so a
+// reload or a bookmark does not say it again.
+var arrivedAt = null;
+
+function boardVersion() {
+  var board = $("#board .board");
+  return board ? board.getAttribute("data-version") : null;
+}
+
+export function arrivalNote() {
+  if (!$("#arrived-note")) return;
+  arrivedAt = boardVersion();
+  if (!window.URL || !window.history.replaceState) return;
+  var url = new URL(window.location.href);
+  if (!url.searchParams.has("llegada")) return;
+  url.searchParams.delete("llegada");
+  window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+}
+
+function dropArrivalNote() {
+  var note = $("#arrived-note");
+  if (note) note.remove();
+}
+
+export function arrivalAfterSwap() {
+  if (boardVersion() !== arrivedAt) dropArrivalNote();
+}
+
+document.addEventListener("pointerdown", function (event) {
+  var note = $("#arrived-note");
+  if (note && !(event.target instanceof Node && note.contains(event.target))) dropArrivalNote();
+});
 
 // The invite link is rendered as a path; show the full address to share.
 export function absoluteInvite() {
