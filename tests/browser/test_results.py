@@ -11,6 +11,7 @@ are taken here (three players, 390×844)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 
@@ -24,6 +25,7 @@ if MISSING:
     pytest.skip(MISSING, allow_module_level=True)
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
@@ -122,6 +124,21 @@ def _in_view(page: Page, selector: str) -> dict[str, float]:
     return box
 
 
+def _comes_in_view(page: Page, selector: str) -> None:
+    """`selector` wholly in the screen once the swap that brought it has
+    settled (the page scrolls to it then, not at the swap itself)."""
+    with contextlib.suppress(PlaywrightTimeout):  # if not, _in_view says where it is
+        page.wait_for_function(
+            """s => {
+              const box = document.querySelector(s)?.getBoundingClientRect();
+              return !!box && box.top >= 0 && box.bottom <= window.innerHeight;
+            }""",
+            arg=selector,
+            timeout=5_000,
+        )
+    _in_view(page, selector)
+
+
 def _outcome_first(page: Page, label: str) -> None:
     """The winner and the rematch in view at the page's top; the story of the
     game (every round's points, the last round's table) below them."""
@@ -166,7 +183,7 @@ def test_the_results_fit_a_phone_and_the_outcome_comes_first(
                 tap_play(page)
                 continue
             # the round's end, as the last play left the page: its heading in view
-            _in_view(page, "#summary-title")
+            _comes_in_view(page, "#summary-title")
             if summaries == 0:  # the first round's summary, in every size and language
                 for size, (w, h) in PHONES.items():
                     page.set_viewport_size({"width": w, "height": h})
@@ -184,7 +201,7 @@ def test_the_results_fit_a_phone_and_the_outcome_comes_first(
 
         # the game's end, as the last play left the page: the winner in view
         expect(page.locator("#winner-title")).to_be_visible()
-        _in_view(page, "#winner-title")
+        _comes_in_view(page, "#winner-title")
         for size, (w, h) in PHONES.items():
             page.set_viewport_size({"width": w, "height": h})
             for lang in LANGUAGES:
