@@ -11,7 +11,7 @@
  * - js/dom.js     finding the cards on the page, small helpers
  * - js/select.js  the selection drawn (raised card, cards that make 15, the
  *                 hint, the coach) and the checks before a play goes
- * - js/play.js    taps, drags and the board's buttons
+ * - js/play.js    taps, drags and the board's buttons, a moved seat's word
  * - js/confirm.js the confirmation step of a play («Confirmar jugadas»)
  * - js/focus.js   the arrow keys, the focus kept across swaps, whose turn
  * - js/motion.js  the short animations of a play

@@ -6,7 +6,8 @@
  * the cards were for the animations), drops a board that is older than
  * the one shown or that the page shows already, tries again a fetch that
  * failed or came back behind, and after each swap has the other parts
- * draw their share of the fresh board.
+ * draw their share of the fresh board (and a round's or the game's end,
+ * as it comes, is scrolled into view).
  */
 
 import { $, $all } from "./dom.js";
