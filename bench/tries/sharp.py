@@ -26,11 +26,9 @@ from collections.abc import Sequence
 from functools import cache
 from math import comb
 
-from escoba.bots.policy import HOLDS, best_claim, expected_reply
+from escoba.bots.policy import HOLDS, best_claim, best_weighed, options_of
 from escoba.bots.sim import Move, RoundSim
-from escoba.bots.worth import W_ESCOBA
-from escoba.engine.captures import index_groups
-from escoba.engine.cards import FIFTEEN, IS_DIAMOND, IS_SEVEN, SEVEN_OF_DIAMONDS, VALUE
+from escoba.engine.cards import IS_DIAMOND, IS_SEVEN, SEVEN_OF_DIAMONDS, VALUE
 from escoba.engine.rules import HAND_SIZE
 
 SEVEN_D = int(SEVEN_OF_DIAMONDS)
@@ -128,14 +126,9 @@ class Sharp:
         claim = best_claim(sim, gain)
         if claim is not None:
             return claim
-        vals = tuple([VALUE[c] for c in table])
-        options = [
-            (card, index_groups(FIFTEEN - VALUE[card], vals) if table else ()) for card in hand
-        ]
-        must = sim.rules.compulsory_capture and any(groups for _, groups in options)
-        if len(hand) == 1 and (not options[0][1] or (must and len(options[0][1]) == 1)):
-            card, groups = options[0]
-            return (False, card, tuple([table[i] for i in groups[0]]) if groups else ())
+        options, must, only = options_of(sim)
+        if only is not None:
+            return only
         plays_left = sim.plays_left
         odds: list[tuple[int, float, float]] = []
         if plays_left > 1:
@@ -156,36 +149,8 @@ class Sharp:
                         else:
                             total = worth[x] - sum([gain[c] for c in hand if VALUE[c] == x])
                         odds.append((x, holds[k][hh], total / k))
-        reply = self.reply
-        last_play = plays_left == 1
         stake = self.last if not sim.deck else 0.0
-        best_score = -1e9
-        best: Move = (False, hand[0], ())
-        for card, groups in options:
-            if not must:
-                left_table = tuple(sorted([*table, card]))
-                score = -reply * expected_reply(left_table, card if groups else -1, odds, gain)
-                if score > best_score + 1e-9:
-                    best_score = score
-                    best = (False, card, ())
-            for g in groups:
-                score = gain[card]
-                left = list(table)
-                for i in reversed(g):
-                    score += gain[left.pop(i)]
-                if not left:
-                    score += W_ESCOBA
-                elif last_play:
-                    score += sum([gain[c] for c in left])
-                else:
-                    if stake:
-                        score += stake * sum([gain[c] for c in left])
-                    if odds:
-                        score -= reply * expected_reply(tuple(left), -1, odds, gain)
-                if score > best_score + 1e-9:
-                    best_score = score
-                    best = (False, card, tuple([table[i] for i in g]))
-        return best
+        return best_weighed(table, options, must, gain, odds, plays_left == 1, self.reply, stake)
 
 
 def _unseen_worth(

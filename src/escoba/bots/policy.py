@@ -240,15 +240,11 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
         claim = best_claim(sim)
         if claim is not None:
             return claim
+    options, must, only = options_of(sim)
+    if only is not None:
+        return only  # one move only: nothing to weigh
     seat = sim.turn
     hand = sim.hands[seat]
-    table = sim.table
-    vals = tuple([VALUE[c] for c in table])
-    options = [(card, index_groups(FIFTEEN - VALUE[card], vals) if table else ()) for card in hand]
-    must = sim.rules.compulsory_capture and any(groups for _, groups in options)
-    if len(hand) == 1 and (not options[0][1] or (must and len(options[0][1]) == 1)):
-        card, groups = options[0]  # one move only: nothing to weigh
-        return (False, card, tuple([table[i] for i in groups[0]]) if groups else ())
     gain = sim.gain
     plays_left = sim.plays_left
     odds: list[tuple[int, float, float]] = []  # (value, chance held, mean worth)
@@ -268,12 +264,52 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
                 k = unplayed[x] - mine[x]
                 if k > 0:
                     odds.append((x, holds[k][hh], (unplayed_gain[x] - mine_gain[x]) / k))
-    last_play = plays_left == 1
+    return best_weighed(sim.table, options, must, gain, odds, plays_left == 1)
+
+
+#: The mover's cards in hand order, each with the groups of places on the
+#: table it takes (`engine.captures.index_groups`).
+Options = list[tuple[int, Sequence[tuple[int, ...]]]]
+
+
+def options_of(sim: RoundSim) -> tuple[Options, bool, Move | None]:
+    """The options of the seat on turn; whether a take is compulsory (a
+    house rule) and one is open; and the move, when there is only one (a
+    last card that takes one way, or nothing)."""
+    hand = sim.hands[sim.turn]
+    table = sim.table
+    vals = tuple([VALUE[c] for c in table])
+    options: Options = [
+        (card, index_groups(FIFTEEN - VALUE[card], vals) if table else ()) for card in hand
+    ]
+    must = sim.rules.compulsory_capture and any(groups for _, groups in options)
+    if len(hand) == 1 and (not options[0][1] or (must and len(options[0][1]) == 1)):
+        card, groups = options[0]
+        return options, must, (False, card, tuple([table[i] for i in groups[0]]) if groups else ())
+    return options, must, None
+
+
+def best_weighed(
+    table: Sequence[int],
+    options: Options,
+    must: bool,
+    gain: Sequence[float],
+    odds: Sequence[tuple[int, float, float]],
+    last_play: bool,
+    reply: float = 1.0,
+    stake: float = 0.0,
+) -> Move:
+    """Carmen's rule's choice among `options` on `table`: what a play takes
+    by `gain` (a sweep's escoba above all; on the round's last play, the
+    table left too), less `reply` times what the next player is expected to
+    take from the table it leaves (`expected_reply` with `odds`); `stake`:
+    the share of a table left before the last deal counted as the mover's
+    (0: none, Carmen's rule)."""
     best_score = -1e9
-    best: Move = (False, hand[0], ())
+    best: Move = (False, options[0][0], ())
     for card, groups in options:
         if not must:
-            score = -expected_reply(
+            score = -reply * expected_reply(
                 tuple(sorted([*table, card])), card if groups else -1, odds, gain
             )
             if score > best_score + 1e-9:
@@ -288,8 +324,11 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
                 score += W_ESCOBA
             elif last_play:
                 score += sum([gain[c] for c in left])
-            elif odds:
-                score -= expected_reply(tuple(left), -1, odds, gain)
+            else:
+                if stake:
+                    score += stake * sum([gain[c] for c in left])
+                if odds:
+                    score -= reply * expected_reply(tuple(left), -1, odds, gain)
             if score > best_score + 1e-9:
                 best_score = score
                 best = (False, card, tuple([table[i] for i in g]))
