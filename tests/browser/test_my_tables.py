@@ -88,6 +88,9 @@ def test_mis_mesas_lists_live_and_moves_to_a_second_browser(
             "Ya tienes tus 2 mesas en este dispositivo."
         )
         expect(desk.locator("#my-tables li.is-arrived .tag-arrived")).to_have_count(2)
+        # a click on the page leaves it (only a table's word, over the game, goes so)
+        desk.locator("main h1, main h2").first.click()
+        expect(desk.locator("#arrived-note")).to_be_visible()
         check_axe(desk, "the tables that came")
         shot(desk, "tables-arrived-desktop")
 

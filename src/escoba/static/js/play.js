@@ -227,7 +227,9 @@ function copyLink(button) {
 // here, said over the page's top (the game is not pushed down) until its
 // ✕, a touch elsewhere on the page or a board of a newer version (a board
 // fetched for other news leaves it). The address loses its `llegada`, so a
-// reload or a bookmark does not say it again.
+// reload or a bookmark does not say it again. (The home page's word of
+// the tables a code brought stays in its place: it hides nothing.)
+var ARRIVED = ".live > #arrived-note";
 var arrivedAt = null;
 
 function boardVersion() {
@@ -236,7 +238,7 @@ function boardVersion() {
 }
 
 export function arrivalNote() {
-  if (!$("#arrived-note")) return;
+  if (!$(ARRIVED)) return;
   arrivedAt = boardVersion();
   if (!window.URL || !window.history.replaceState) return;
   var url = new URL(window.location.href);
@@ -246,7 +248,7 @@ export function arrivalNote() {
 }
 
 function dropArrivalNote() {
-  var note = $("#arrived-note");
+  var note = $(ARRIVED);
   if (note) note.remove();
 }
 
@@ -255,7 +257,7 @@ export function arrivalAfterSwap() {
 }
 
 document.addEventListener("pointerdown", function (event) {
-  var note = $("#arrived-note");
+  var note = $(ARRIVED);
   if (note && !(event.target instanceof Node && note.contains(event.target))) dropArrivalNote();
 });
 
