@@ -17,7 +17,9 @@ wherever they choose alike.
 
 Decisions are made with a budget of 10 s and no limit, so `max_worlds` alone decides how
 many worlds a decision samples: the results do not depend on the machine's
-load (decision times are printed, but measure them on a quiet machine). The
+load (decision times are printed, but measure them on a quiet machine). A
+variant may set `budget` and `limit` itself (`budget=0.15,limit=0.4`:
+Luna's own) to be measured as she would play, by the clock. The
 per-deal margins are kept in `bench/results/paired/` and reused (`base` under
 a name that spells today's defaults, so a change of Luna is not mistaken for
 her old self).
@@ -70,11 +72,12 @@ def make(variant: str) -> Luna:
     """The Luna a variant names: `base`, Luna's settings, or a try of
     bench/tries/ by name and its settings (`exact_earlier:worlds=16`)."""
     name, colon, settings = variant.partition(":")
+    fixed: dict[str, Any] = {"budget": 10.0, "limit": None}
     if not colon:
-        return Luna(budget=10.0, limit=None, **parse(variant))
+        return Luna(**(fixed | parse(variant)))
     from tries import TRIES
 
-    return TRIES[name](budget=10.0, limit=None, **parse(settings))
+    return TRIES[name](**(fixed | (parse(settings) if settings else {})))
 
 
 def deal_pair(args: tuple[str, int, int]) -> tuple[int, float, list[float]]:

@@ -27,6 +27,7 @@ from escoba.bots.policy import careful_move, greedy_move, probable_move, unplaye
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.cards import FIFTEEN, VALUE
 from escoba.engine.rules import HAND_SIZE, SITE_RULES, TABLE_SIZE
+from tries.endplay import end_minimax, end_reply
 from tries.sharp import Sharp
 
 #: A quick player: the move of the seat on turn, from the sim and the count
@@ -39,6 +40,8 @@ PLAYOUT_MOVES: dict[str, Callable[..., Mover]] = {
     "probable": lambda: lambda sim, count, worth: probable_move(sim, count),
     "greedy": lambda: lambda sim, count, worth: greedy_move(sim),
     "sharp": Sharp,
+    "end_minimax": lambda: end_minimax,
+    "end_reply": lambda: end_reply,
 }
 
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tries.endplay import LunaEndplay
 from tries.exact_earlier import LunaExactEarlier
 from tries.racing import LunaRacing
 
 #: The tries by name, each made with Luna's settings and its own.
 TRIES: dict[str, Callable[..., Any]] = {
+    "endplay": LunaEndplay,
     "exact_earlier": LunaExactEarlier,
     "racing": LunaRacing,
 }

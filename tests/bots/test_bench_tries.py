@@ -25,7 +25,8 @@ def bench_on_path() -> None:
 
 
 @pytest.mark.parametrize(
-    "variant", ["racing:first=4,max_worlds=8", "exact_earlier:worlds=2,max_worlds=4"]
+    "variant",
+    ["racing:first=4,max_worlds=8", "exact_earlier:worlds=2,max_worlds=4", "endplay:max_worlds=4"],
 )
 def test_each_try_plays_legal_actions(variant: str) -> None:
     import bench_luna_paired
@@ -43,7 +44,10 @@ def test_each_try_plays_legal_actions(variant: str) -> None:
     assert chosen > 20
 
 
-@pytest.mark.parametrize("player", ["sharp", "sharp:dynamic=0,reply=1.2", "careful", "greedy"])
+@pytest.mark.parametrize(
+    "player",
+    ["sharp", "sharp:dynamic=0,reply=1.2", "careful", "greedy", "end_minimax", "end_reply"],
+)
 def test_the_quick_players_play_rounds_to_their_points(player: str) -> None:
     import bench_policies
 
@@ -58,3 +62,31 @@ def test_the_quick_players_play_rounds_to_their_points(player: str) -> None:
             points = bench_policies.play_round(sim, movers)
             assert sim.over and len(points) == sim.nsides
             assert min(points) >= 0 and sum(points) >= 1  # the 7 of diamonds scores
+
+
+def test_the_best_answer_to_carmen_never_does_worse_than_her_rule() -> None:
+    """`end_reply` (bench/tries/endplay.py) plays a two-player round's last
+    deal as the best answer to Carmen's rule: from any last deal, against
+    her rule, it ends at least as well as her rule itself, and better in
+    some."""
+    import bench_policies
+    from escoba.bots.policy import careful_move
+    from tries.endplay import end_reply
+
+    better = 0
+    for deal in range(40):
+        deck = list(range(40))
+        random.Random(deal).shuffle(deck)
+        sim = bench_policies.new_round(2, deal % 2, deck)
+        carmen = [careful_move, careful_move]
+        while sim.deck:  # both play by her rule to the last deal
+            count, worth = bench_policies.unplayed_of(sim)
+            sim.apply(careful_move(sim, count, worth))
+        side = sim.side[sim.turn]
+        ends = []
+        for movers in (carmen, [end_reply if s == sim.turn else careful_move for s in range(2)]):
+            pts = bench_policies.play_round(sim.copy(), movers)
+            ends.append(pts[side] - pts[1 - side])
+        assert ends[1] >= ends[0]
+        better += ends[1] > ends[0]
+    assert better > 0
