@@ -10,10 +10,12 @@ from typing import Any
 from tries.endplay import LunaEndplay
 from tries.exact_earlier import LunaExactEarlier
 from tries.racing import LunaRacing
+from tries.twostep import LunaTwoStep
 
 #: The tries by name, each made with Luna's settings and its own.
 TRIES: dict[str, Callable[..., Any]] = {
     "endplay": LunaEndplay,
     "exact_earlier": LunaExactEarlier,
     "racing": LunaRacing,
+    "twostep": LunaTwoStep,
 }

@@ -26,7 +26,12 @@ def bench_on_path() -> None:
 
 @pytest.mark.parametrize(
     "variant",
-    ["racing:first=4,max_worlds=8", "exact_earlier:worlds=2,max_worlds=4", "endplay:max_worlds=4"],
+    [
+        "racing:first=4,max_worlds=8",
+        "exact_earlier:worlds=2,max_worlds=4",
+        "endplay:max_worlds=4",
+        "twostep:max_worlds=6",
+    ],
 )
 def test_each_try_plays_legal_actions(variant: str) -> None:
     import bench_luna_paired
