@@ -95,3 +95,22 @@ def test_the_best_answer_to_carmen_never_does_worse_than_her_rule() -> None:
         assert ends[1] >= ends[0]
         better += ends[1] > ends[0]
     assert better > 0
+
+
+def test_the_worth_of_the_hand_is_nothing_where_luna_chooses_as_the_seer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bench/bench_regret.py: every decision of Luna's with a choice is
+    recorded, from her leads of a deal to its end, and a choice made alike
+    costs exactly nothing."""
+    import bench_regret
+
+    monkeypatch.setattr(bench_regret, "LUNA_WORLDS", 6)
+    monkeypatch.setattr(bench_regret, "EVAL_WORLDS", 6)
+    decisions = bench_regret.deal_pair((2026, 1))
+    assert len(decisions) > 10
+    for played, deck, loss, alike in decisions:
+        assert 0 <= played <= 3 and deck % 6 == 0
+        if alike:
+            assert loss == 0.0
+    assert {0, 1, 2} <= {played for played, *_ in decisions}

@@ -1,0 +1,148 @@
+"""Where Luna's decisions lose against Carmen, by what she has seen of the
+other hand (development aid for issue 27).
+
+    .venv/bin/python bench/bench_regret.py DEALS SEED JOBS [--out FILE]
+
+Luna (64 worlds a decision, no clock) plays Carmen on the first DEALS deals
+of SEED in both seatings, as `bench_luna_paired.py` does. At each decision
+of hers with a choice, a *seer* decides too: her search, her judgement
+added, but knowing the other hand (not the deck: each world deals the rest
+afresh). Both choices are then valued on 128 other such worlds (Carmen's
+answer, Carmen's rule to the end, as in Luna's playouts); the seer's value
+less Luna's is her *loss* in that decision, in round points: what knowing
+the hand was worth there. (Valued on worlds of their own, so a lucky
+valuation does not favour the seer's pick: where both choose alike the loss
+is exactly 0.) The losses are summed per round and split by how many cards
+of the deal the other hand had already played (0: Luna leads the deal) and
+by the deck's size.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from functools import partial
+from multiprocessing import Pool
+
+from escoba.bots.base import legal_of, moves_of
+from escoba.bots.carmen import Carmen
+from escoba.bots.knowledge import Knowledge, knowledge
+from escoba.bots.luna import Luna, search
+from escoba.bots.policy import PLAYOUTS
+from escoba.bots.reply import CarmenReply
+from escoba.bots.sim import RoundSim
+from escoba.engine import SITE_RULES, Phase, apply, new_game, view
+from escoba.engine.cards import VALUE
+from escoba.engine.rules import HAND_SIZE
+from escoba.tournament import deal_deck
+
+#: Worlds a decision of Luna and the seer; worlds that value their choices.
+LUNA_WORLDS = 64
+EVAL_WORLDS = 128
+
+
+def hand_seen(know: Knowledge, other: int, hand: list[int], rng: random.Random) -> RoundSim:
+    """A world of `know` where seat `other` holds `hand`, the deck shuffled."""
+    sim = know.base.copy()
+    sim.hands[other] = hand[:]
+    deck = [c for c in know.unseen if c not in hand]
+    rng.shuffle(deck)
+    sim.deck = deck
+    return sim
+
+
+def deal_pair(args: tuple[int, int]) -> list[tuple[int, int, float, bool]]:
+    """For each decision of Luna with a choice in the two seatings of one
+    deal: the other hand's cards already played this deal, the deck's size,
+    her loss, and whether she chose as the seer."""
+    seed, deal = args
+    luna = Luna(budget=10.0, limit=None, max_worlds=LUNA_WORLDS)
+    carmen = Carmen()
+    out: list[tuple[int, int, float, bool]] = []
+    for li, seating in enumerate(((luna, carmen), (carmen, luna))):
+        rngs = [random.Random(f"escoba-robot:{seed}:{deal}:{li}:{s}") for s in range(2)]
+        eval_rng = random.Random(f"regret:{seed}:{deal}:{li}")
+        state = new_game(SITE_RULES, 2, deal_deck(seed, deal), first_dealer=deal % 2)
+        while state.phase is Phase.PLAYING:
+            seat = state.round.turn
+            v = view(state, seat)
+            action = seating[seat].choose(v, rngs[seat])
+            legal = legal_of(v)
+            if seating[seat] is luna and len(legal) > 1:
+                other = 1 - seat
+                hand = [int(c) for c in state.round.hands[other]]
+                know = knowledge(v)
+                moves = moves_of(v, legal)
+                _, totals, worlds = search(
+                    partial(hand_seen, know, other, hand),
+                    moves,
+                    know.base.side[seat],
+                    eval_rng,
+                    clock=time.perf_counter,
+                    budget=1e9,
+                    min_worlds=EVAL_WORLDS,
+                    max_worlds=EVAL_WORLDS,
+                    rollout=PLAYOUTS["careful"],
+                    reply=CarmenReply(know, moves),
+                )
+                values = [t / worlds for t in totals]
+                held = {VALUE[c] for c in hand}
+                seer = luna.weigh(
+                    know,
+                    legal,
+                    moves,
+                    partial(hand_seen, know, other, hand),
+                    eval_rng,
+                    odds=[1.0 if x in held else 0.0 for x in range(11)],
+                    exact=None,
+                    one_world=False,
+                )
+                gap = values[legal.index(seer)] - values[legal.index(action)]
+                out.append((HAND_SIZE - len(hand), len(state.round.deck), gap, seer == action))
+            state, _ = apply(state, seat, action)
+    return out
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    out_file = None
+    if "--out" in argv:
+        at = argv.index("--out")
+        out_file = argv[at + 1]
+        del argv[at : at + 2]
+    if len(argv) != 3:
+        raise SystemExit(__doc__)
+    deals, seed, jobs = (int(a) for a in argv)
+    with Pool(jobs) as pool:
+        per_deal = pool.map(deal_pair, [(seed, d) for d in range(deals)], chunksize=1)
+    rounds = 2 * deals
+    by_played: dict[int, list[float]] = defaultdict(list)
+    by_deck: dict[int, list[float]] = defaultdict(list)
+    alike: dict[int, list[bool]] = defaultdict(list)
+    for decisions in per_deal:
+        for played, deck, loss, same in decisions:
+            by_played[played].append(loss)
+            by_deck[deck].append(loss)
+            alike[played].append(same)
+    total = sum(sum(r) for r in by_played.values())
+    print(f"seed {seed}, {deals} deal pairs: loss {total / rounds:.3f} points a round")
+    print("other hand's cards played this deal: decisions, loss a round, chosen as the seer")
+    for k in sorted(by_played):
+        rs = by_played[k]
+        share = statistics.fmean(alike[k])
+        print(f"  {k}: {len(rs):5d}  {sum(rs) / rounds:.3f}  {share:.0%}")
+    print("deck's size: decisions, loss a round")
+    for k in sorted(by_deck, reverse=True):
+        print(f"  {k:2d}: {len(by_deck[k]):5d}  {sum(by_deck[k]) / rounds:.3f}")
+    if out_file:
+        record = {"seed": seed, "deals": deals, "eval_worlds": EVAL_WORLDS, "decisions": per_deal}
+        with open(out_file, "w") as f:
+            json.dump(record, f)
+
+
+if __name__ == "__main__":
+    main()
