@@ -89,7 +89,7 @@ def endplay_playout(sim: RoundSim, stop: int = 0, *, side: int) -> None:
     gain = sim.gain
     line: list[Move] | None = None
     while sim.plays_left > stop:
-        if not sim.deck and sim.n == 2 and sim.side[sim.turn] == side:
+        if _last_deal(sim) and sim.side[sim.turn] == side:
             if line is None:
                 line = _best_line(sim, side)[1]
             move = line.pop(0)

@@ -74,7 +74,15 @@ class LunaTwoStep(Luna):
     ) -> Action:
         if one_world or know.players != 2 or len(know.hand) < 2:
             return super().weigh(
-                know, legal, moves, sample, rng, odds=odds, exact=exact, one_world=one_world
+                know,
+                legal,
+                moves,
+                sample,
+                rng,
+                odds=odds,
+                exact=exact,
+                one_world=one_world,
+                start=start,
             )
         seat = know.seat
         side = know.base.side[seat]
