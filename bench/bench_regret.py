@@ -19,10 +19,10 @@ by the deck's size.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import statistics
-import sys
 import time
 from collections import defaultdict
 from functools import partial
@@ -108,15 +108,15 @@ def deal_pair(args: tuple[int, int]) -> list[tuple[int, int, float, bool]]:
 
 
 def main() -> None:
-    argv = sys.argv[1:]
-    out_file = None
-    if "--out" in argv:
-        at = argv.index("--out")
-        out_file = argv[at + 1]
-        del argv[at : at + 2]
-    if len(argv) != 3:
-        raise SystemExit(__doc__)
-    deals, seed, jobs = (int(a) for a in argv)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("deals", type=int)
+    parser.add_argument("seed", type=int)
+    parser.add_argument("jobs", type=int)
+    parser.add_argument("--out", help="the decisions, as JSON")
+    args = parser.parse_args()
+    deals, seed, jobs, out_file = args.deals, args.seed, args.jobs, args.out
     with Pool(jobs) as pool:
         per_deal = pool.map(deal_pair, [(seed, d) for d in range(deals)], chunksize=1)
     rounds = 2 * deals

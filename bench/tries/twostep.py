@@ -25,18 +25,12 @@ from collections.abc import Callable, Sequence
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna, _combine
-from escoba.bots.policy import careful_move, unplayed_of
+from escoba.bots.luna import Luna, _combine, answered, side_value
 from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
 
 Key = tuple[object, ...]
-
-
-def _margin(sim: RoundSim, side: int) -> float:
-    pts = sim.points()
-    return pts[side] - pts[1 - side]
 
 
 def _public(sim: RoundSim) -> Key:
@@ -88,35 +82,25 @@ class LunaTwoStep(Luna):
         side = know.base.side[seat]
         reply = CarmenReply(know, moves)
         totals = [0.0] * len(moves)
-        sets: dict[Key, list[RoundSim]] = {}
+        sets: dict[tuple[int, Key], list[RoundSim]] = {}
         for _ in range(self.max_worlds):
             world = sample(rng)
-            for i, (claim, card, group) in enumerate(moves):
-                sim = world.copy()
-                if claim:
-                    sim.claim(group)
-                else:
-                    sim.play(card, group)
-                reply(sim, i)
+            for i, move in enumerate(moves):
+                sim = answered(world, move, i, reply)
                 if (
                     sim.over
                     or sim.turn != seat
-                    or len(sim.hands[seat]) != len(know.hand) - (0 if claim else 1)
+                    or len(sim.hands[seat]) != len(know.hand) - (0 if move[0] else 1)
                 ):
                     # no next move of this deal to search: played out as today
                     self.rollout(sim)
-                    totals[i] += _margin(sim, side)
+                    totals[i] += side_value(sim, side)
                 else:
-                    sets.setdefault((i, *_public(sim)), []).append(sim)
-        for key, sims in sets.items():
-            i = key[0]
-            assert isinstance(i, int)
-            if len(sims) == 1:
-                (sim,) = sims
-                count, worth = unplayed_of(sim)
-                sim.apply(careful_move(sim, count, worth))
-                self.rollout(sim)
-                totals[i] += _margin(sim, side)
+                    sets.setdefault((i, _public(sim)), []).append(sim)
+        for (i, _), sims in sets.items():
+            if len(sims) == 1:  # her next move by Carmen's rule, as today
+                self.rollout(sims[0])
+                totals[i] += side_value(sims[0], side)
                 continue
             nexts = sims[0].legal_moves()
             values = []
@@ -126,7 +110,7 @@ class LunaTwoStep(Luna):
                     after = sim.copy()
                     after.apply(move)
                     self.rollout(after)
-                    row.append(_margin(after, side))
+                    row.append(side_value(after, side))
                 values.append(row)
             sums = [sum(col) for col in zip(*values, strict=True)]
             for row in values:

@@ -52,6 +52,33 @@ from escoba.engine.view import View
 Clock = Callable[[], float]
 
 
+def answered(
+    world: RoundSim,
+    move: Move,
+    i: int,
+    reply: Callable[[RoundSim, int], None] | None,
+) -> RoundSim:
+    """A copy of `world` (left as it was) after candidate `i`, `move`, and
+    the next player's `reply` to it, if any."""
+    sim = world.copy()
+    claim, card, group = move
+    if claim:
+        sim.claim(group)
+    else:
+        sim.play(card, group)
+    if reply is not None:
+        reply(sim, i)
+    return sim
+
+
+def side_value(sim: RoundSim, side: int) -> float:
+    """The round's points of `side` less the other sides' mean, as they
+    stand at its end (or as `expected_points` estimates them short of it)."""
+    pts = sim.points() if sim.over else expected_points(sim)
+    mine = pts[side]
+    return mine - (sum(pts) - mine) / (len(pts) - 1)
+
+
 def played_out(
     world: RoundSim,
     move: Move,
@@ -62,20 +89,10 @@ def played_out(
 ) -> float:
     """The value for `side` of candidate `i`, `move`, in `world` (left as it
     was): the move, the next player's `reply` if any, the `rollout` to the
-    end (or its horizon), and the round's points of `side` less the other
-    sides' mean."""
-    sim = world.copy()
-    claim, card, group = move
-    if claim:
-        sim.claim(group)
-    else:
-        sim.play(card, group)
-    if reply is not None:
-        reply(sim, i)
+    end (or its horizon), and `side_value` there."""
+    sim = answered(world, move, i, reply)
     rollout(sim)
-    pts = sim.points() if sim.over else expected_points(sim)
-    mine = pts[side]
-    return mine - (sum(pts) - mine) / (len(pts) - 1)
+    return side_value(sim, side)
 
 
 def search(
