@@ -24,7 +24,7 @@ from typing import Any
 
 from escoba.bots.endgame import solve
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna
+from escoba.bots.luna import Luna, side_value
 from escoba.bots.policy import careful_move, unplayed_of
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
@@ -53,8 +53,7 @@ def _best_line(sim: RoundSim, side: int, first: Move | None = None) -> tuple[flo
     and its moves on the way, in order (her replies are determined); of
     equal moves the first found, `first` tried first."""
     if sim.over:
-        pts = sim.points()
-        return pts[side] - pts[1 - side], []
+        return side_value(sim, side), []
     if sim.side[sim.turn] != side:
         count, worth = unplayed_of(sim)
         child = sim.copy()
