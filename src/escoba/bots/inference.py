@@ -103,14 +103,26 @@ def tables_before_plays(v: View) -> dict[int, list[int]]:
     return tables
 
 
-def observations(v: View, know: Knowledge, beta: float = BETA) -> list[Observation]:
-    """The plays of the other seats in the current deal, as likelihood terms
-    over their present hands."""
+@dataclass(frozen=True, slots=True)
+class PastPlay:
+    """A play of another seat in this deal, as that seat saw it: its
+    knowledge then (`know`, with the cards of its own hand counted unseen,
+    as they are by us), the cards it has played since (`own`), and the play
+    (`card`, capturing `capture` from `know.table`)."""
+
+    know: Knowledge
+    own: tuple[int, ...]
+    card: int
+    capture: tuple[int, ...]
+
+
+def past_plays(v: View, know: Knowledge) -> list[PastPlay]:
+    """The plays of the other seats in the current deal, in order."""
     hist = v.history
     tables = tables_before_plays(v)
     unseen_now = set(know.unseen)
     mine = {int(c) for c in v.hand}
-    out: list[Observation] = []
+    out: list[PastPlay] = []
     for idx in sorted(tables):
         a = hist[idx]
         seat = a.seat
@@ -137,13 +149,23 @@ def observations(v: View, know: Knowledge, beta: float = BETA) -> list[Observati
             deck_size=v.deck_size,
             base=sim,
         )
-        judge = Judge(past)
-        table = tables[idx]
-        observed = judge.play_score(int(a.card), [int(c) for c in a.cards], table)
-        own = [int(x.card) for x in played_since if x.seat == seat]
-        rel = _relative_weights(judge, table, observed, beta, [*own, *unseen_now])
-        known = sum(rel[c] for c in own)
-        out.append(Observation(seat, known, {c: rel[c] for c in unseen_now}))
+        own = tuple(int(x.card) for x in played_since if x.seat == seat)
+        out.append(PastPlay(past, own, int(a.card), tuple(int(c) for c in a.cards)))
+    return out
+
+
+def observations(v: View, know: Knowledge, beta: float = BETA) -> list[Observation]:
+    """The plays of the other seats in the current deal, as likelihood terms
+    over their present hands."""
+    unseen_now = list(know.unseen)
+    out: list[Observation] = []
+    for p in past_plays(v, know):
+        judge = Judge(p.know)
+        table = list(p.know.table)
+        observed = judge.play_score(p.card, list(p.capture), table)
+        rel = _relative_weights(judge, table, observed, beta, [*p.own, *unseen_now])
+        known = sum(rel[c] for c in p.own)
+        out.append(Observation(p.know.seat, known, {c: rel[c] for c in unseen_now}))
     return out
 
 
@@ -182,10 +204,11 @@ class PosteriorSampler:
         pool: int = POOL,
     ) -> None:
         self.know = know
+        self.obs = obs
         self.hidden = [s for s in range(know.players) if s != know.seat]
         self.deals: list[list[list[int]]] = []
         self.cum: list[float] = []
-        if not obs:
+        if not self.evidence():
             return
         unseen = list(know.unseen)
         sizes = know.hand_sizes
@@ -199,13 +222,23 @@ class PosteriorSampler:
                 hand = unseen[pos : pos + sizes[s]]
                 pos += sizes[s]
                 hands.append(hand)
-                for o in obs:
-                    if o.seat == s:
-                        wt = o.weight
-                        w /= o.known + sum(wt[c] for c in hand)
+                w = self.weighed(w, s, hand)
             total += w
             self.deals.append(hands)
             self.cum.append(total)
+
+    def evidence(self) -> bool:
+        """Whether any play weighs the worlds (else they are uniform)."""
+        return bool(self.obs)
+
+    def weighed(self, w: float, seat: int, hand: list[int]) -> float:
+        """`w` times the likelihood of `seat`'s plays of this deal, were
+        `hand` its hand now."""
+        for o in self.obs:
+            if o.seat == seat:
+                wt = o.weight
+                w /= o.known + sum(wt[c] for c in hand)
+        return w
 
     def sample(self, rng: random.Random) -> RoundSim:
         know = self.know

@@ -164,6 +164,8 @@ def _combine(
 class Luna:
     name = "luna"
     display_name = "Luna"
+    #: The next player's answer to each candidate (with `carmen_reply`).
+    replier: Callable[[Knowledge, Sequence[Move]], Callable[[RoundSim, int], None]] = CarmenReply
 
     def __init__(
         self,
@@ -212,12 +214,17 @@ class Luna:
         known = known_world(know)  # then every sample is the one true world
         exact = solve(know.sample(rng), moves) if known and self.endgame else None
         if self.beta > 0:
-            sampler = PosteriorSampler(know, observations(view, know, self.beta), rng)
+            sampler = self.posterior(view, know, rng)
             sample = sampler.sample
             odds = sampler.value_odds((know.seat + 1) % know.players)
         return self.weigh(
             know, legal, moves, sample, rng, odds=odds, exact=exact, one_world=known, start=start
         )
+
+    def posterior(self, view: View, know: Knowledge, rng: random.Random) -> PosteriorSampler:
+        """The worlds weighed by what the other players' plays of this deal
+        say of their hands (`inference`)."""
+        return PosteriorSampler(know, observations(view, know, self.beta), rng)
 
     def weigh(
         self,
@@ -246,7 +253,7 @@ class Luna:
             min_worlds=1 if one_world else self.min_worlds,
             max_worlds=1 if one_world else self.max_worlds,
             rollout=_rollout(self.rollout, self.horizon, know),
-            reply=CarmenReply(know, moves) if self.carmen_reply else None,
+            reply=self.replier(know, moves) if self.carmen_reply else None,
             limit=self.limit,
             start=start,
         )

@@ -26,6 +26,10 @@ from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
 
+#: Carmen's best play (score, capture by table index) by table, card value,
+#: card worth and whether a capture is compulsory.
+BestPlays = dict[tuple[tuple[int, ...], int, float, bool], tuple[float, tuple[int, ...]]]
+
 
 class CarmenReply:
     """`reply(sim, i)`: in `sim`, where candidate `i` has just been played,
@@ -39,9 +43,7 @@ class CarmenReply:
         n = know.players
         nxt = (seat + 1) % n
         self.judges: list[Judge | None] = []
-        self.cache: list[
-            dict[tuple[tuple[int, ...], int, float, bool], tuple[float, tuple[int, ...]]]
-        ] = []
+        self.cache: list[BestPlays] = []
         base = know.base
         for claim, card, group in moves:
             judge = None
@@ -79,11 +81,11 @@ class CarmenReply:
             self.cache.append({})
 
     def __call__(self, sim: RoundSim, i: int) -> None:
-        judge = self.judges[i]
-        if judge is None or sim.plays_left == 0:
+        if self.judges[i] is None or sim.plays_left == 0:
             return
+        judge, cache = self.judgement(sim, i)
         hand = sorted(sim.hands[sim.turn])
-        play_score, play = self._best_play(i, judge, tuple(sim.table), hand)
+        play_score, play = self._best_play(cache, judge, tuple(sim.table), hand)
         claim: list[int] | None = None
         if sim.claim_card >= 0 and sim.claim_seat == sim.turn:
             # as Carmen weighs a claim: what it takes plus her best play after
@@ -95,20 +97,28 @@ class CarmenReply:
                 group = [rest[j] for j in g]
                 left = tuple([c for j, c in enumerate(rest) if j not in g])
                 score = gain[cc] + sum(gain[c] for c in group) + (0.0 if left else W_ESCOBA)
-                follow_score, follow = self._best_play(i, judge, left, hand)
+                follow_score, follow = self._best_play(cache, judge, left, hand)
                 if score + follow_score > play_score + 1e-9:
                     play_score, play, claim = score + follow_score, follow, group
         if claim is not None:
             sim.claim(claim)
         sim.play(play[1], play[2])
 
+    def judgement(self, sim: RoundSim, i: int) -> tuple[Judge, BestPlays]:
+        """The judgement the next player answers candidate `i` with in
+        `sim`, and its memo of best plays: one per candidate, for every
+        world alike."""
+        judge = self.judges[i]
+        assert judge is not None
+        return judge, self.cache[i]
+
+    @staticmethod
     def _best_play(
-        self, i: int, judge: Judge, table: tuple[int, ...], hand: list[int]
+        cache: BestPlays, judge: Judge, table: tuple[int, ...], hand: list[int]
     ) -> tuple[float, Move]:
-        """Carmen's best play from `hand` on `table`, and its score. Under
-        compulsory capture, while some card of the hand can capture, only
-        captures count."""
-        cache = self.cache[i]
+        """Carmen's best play from `hand` on `table`, and its score (kept
+        in `cache`, by table and card kind). Under compulsory capture, while
+        some card of the hand can capture, only captures count."""
         vals = tuple([VALUE[c] for c in table])
         gain = judge.gain
         must = (
