@@ -9,6 +9,8 @@ from typing import Any
 
 from tries.endplay import LunaEndplay
 from tries.exact_earlier import LunaExactEarlier
+from tries.exact_read import LunaExactRead
+from tries.exact_reply import LunaExactReply
 from tries.racing import LunaRacing
 from tries.twostep import LunaTwoStep
 
@@ -16,6 +18,8 @@ from tries.twostep import LunaTwoStep
 TRIES: dict[str, Callable[..., Any]] = {
     "endplay": LunaEndplay,
     "exact_earlier": LunaExactEarlier,
+    "exact_read": LunaExactRead,
+    "exact_reply": LunaExactReply,
     "racing": LunaRacing,
     "twostep": LunaTwoStep,
 }

@@ -31,6 +31,8 @@ def bench_on_path() -> None:
         "exact_earlier:worlds=2,max_worlds=4",
         "endplay:max_worlds=4",
         "twostep:max_worlds=6",
+        "exact_reply:max_worlds=4",
+        "exact_read:max_worlds=4",
     ],
 )
 def test_each_try_plays_legal_actions(variant: str) -> None:
@@ -114,3 +116,85 @@ def test_the_worth_of_the_hand_is_nothing_where_luna_chooses_as_the_seer(
         if alike:
             assert loss == 0.0
     assert {0, 1, 2} <= {played for played, *_ in decisions}
+
+
+def test_the_exact_reply_is_carmens_choice_in_every_position() -> None:
+    """`exact_reply`'s answer, played in the true world, leaves the table
+    Carmen's own choice leaves, in every position where she answers with a
+    play (`CarmenReply`'s, with her view of the unseen cards approximated,
+    in nearly every one: tests/bots/test_bots_reply.py). After a «LLEVAR EL
+    15» of hers both keep the judgement of the table before it, where she
+    judges afresh, so those answers are left out."""
+    from escoba.bots import get_robot
+    from escoba.bots.base import move_of
+    from escoba.bots.knowledge import knowledge
+    from escoba.cheater import true_world
+    from escoba.engine import apply
+    from escoba.engine.actions import Claim
+    from tries.exact_reply import ExactReply
+
+    carmen = get_robot("carmen")
+    same = total = 0
+    for state in random_round_states(2, seed=31, rounds=12):
+        if state.phase is not Phase.PLAYING:
+            continue
+        seat = state.round.turn
+        v = view(state, seat)
+        claim_card = -1 if v.claimable is None else int(v.claimable)
+        moves = [move_of(a, claim_card) for a in v.legal]
+        reply = ExactReply(knowledge(v), moves)
+        for i, action in enumerate(v.legal):
+            if reply.judges[i] is None:
+                continue
+            sim = true_world(state)
+            sim.apply(moves[i])
+            reply(sim, i)
+            after, _ = apply(state, seat, action)
+            answerer = after.round.turn
+            chosen = carmen.choose(view(after, answerer), random.Random(0))
+            if isinstance(chosen, Claim):
+                continue
+            after, _ = apply(after, answerer, chosen)
+            total += 1
+            if after.phase is not Phase.PLAYING:
+                same += sim.over
+            else:
+                same += sim.table == sorted(int(c) for c in after.round.table)
+    assert total > 1000
+    assert same == total, (same, total)
+
+
+def test_the_exact_reading_keeps_the_hands_carmen_would_have_played_from() -> None:
+    """`exact_read` weighs a hand 1 when Carmen's rule, holding it, makes
+    the play seen, and `eps` when not: in real Carmen games the hand she
+    truly holds always passes, and some hands do not."""
+    from escoba.bots import get_robot
+    from escoba.bots.inference import past_plays
+    from escoba.bots.knowledge import knowledge
+    from escoba.engine import SITE_RULES, apply, new_game
+    from escoba.tournament import deal_deck
+    from tries.exact_read import ExactPosterior, consistent
+
+    carmen = get_robot("carmen")
+    rng = random.Random(9)
+    checked = refused = 0
+    for deal in range(6):
+        state = new_game(SITE_RULES, 2, deal_deck(9, deal), first_dealer=deal % 2)
+        while state.phase is Phase.PLAYING:
+            seat = state.round.turn
+            v = view(state, seat)
+            know = knowledge(v)
+            plays = past_plays(v, know)
+            other = 1 - seat
+            truth = [int(c) for c in state.round.hands[other]]
+            for play in plays:
+                assert consistent(play, truth)
+                checked += 1
+                others = [c for c in know.unseen if c not in truth][: len(truth)]
+                refused += not consistent(play, others)
+            if plays:
+                sampler = ExactPosterior(know, plays, rng, eps=0.0)
+                world = sampler.sample(rng)
+                assert all(consistent(p, world.hands[other]) for p in plays)
+            state, _ = apply(state, seat, carmen.choose(v, rng))
+    assert checked > 50 and refused > 0
