@@ -198,3 +198,20 @@ def test_the_exact_reading_keeps_the_hands_carmen_would_have_played_from() -> No
                 assert all(consistent(p, world.hands[other]) for p in plays)
             state, _ = apply(state, seat, carmen.choose(v, rng))
     assert checked > 50 and refused > 0
+
+
+def test_the_posterior_bench_scores_a_reading() -> None:
+    """bench/bench_posterior.py: a reading sure of the true values scores
+    0, one sure of the wrong ones scores the number of values it gets wrong;
+    equal weights keep the whole pool, one weight alone keeps one hand."""
+    import bench_posterior
+    from escoba.bots.inference import PosteriorSampler
+
+    sure = [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0]
+    assert bench_posterior.brier(sure, {1, 7, 10}) == 0.0
+    assert bench_posterior.brier(sure, {2, 7, 9}) == 4.0
+    sampler = PosteriorSampler.__new__(PosteriorSampler)
+    sampler.cum = [1.0, 2.0, 3.0, 4.0]
+    assert bench_posterior.effective_size(sampler) == 4.0
+    sampler.cum = [0.0, 0.0, 5.0, 5.0]
+    assert bench_posterior.effective_size(sampler) == 1.0
