@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tries.deal_exact import LunaDealExact
 from tries.endplay import LunaEndplay
 from tries.exact_earlier import LunaExactEarlier
 from tries.exact_read import LunaExactRead
@@ -16,6 +17,7 @@ from tries.twostep import LunaTwoStep
 
 #: The tries by name, each made with Luna's settings and its own.
 TRIES: dict[str, Callable[..., Any]] = {
+    "deal_exact": LunaDealExact,
     "endplay": LunaEndplay,
     "exact_earlier": LunaExactEarlier,
     "exact_read": LunaExactRead,

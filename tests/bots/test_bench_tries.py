@@ -33,6 +33,7 @@ def bench_on_path() -> None:
         "twostep:max_worlds=6",
         "exact_reply:max_worlds=4",
         "exact_read:max_worlds=4",
+        "deal_exact:splits=1",
     ],
 )
 def test_each_try_plays_legal_actions(variant: str) -> None:
@@ -215,3 +216,41 @@ def test_the_posterior_bench_scores_a_reading() -> None:
     assert bench_posterior.effective_size(sampler) == 4.0
     sampler.cum = [0.0, 0.0, 5.0, 5.0]
     assert bench_posterior.effective_size(sampler) == 1.0
+
+
+def test_deal_exact_answers_as_carmen_and_searches_the_second_to_last_deal() -> None:
+    """`deal_exact`: in the true world its answer is Carmen's own choice at
+    every turn of hers; at the second-to-last deal of a two-player round it
+    weighs every hand the other player may hold (the true one among them,
+    never ruled out), and chooses a legal action."""
+    from escoba.bots import get_robot
+    from escoba.bots.base import move_of
+    from escoba.bots.knowledge import knowledge
+    from escoba.cheater import true_world
+    from escoba.engine import SITE_RULES, apply, new_game
+    from escoba.tournament import deal_deck
+    from tries.deal_exact import LunaDealExact
+
+    carmen = get_robot("carmen")
+    luna = LunaDealExact(splits=1, budget=10.0, limit=None)
+    rng = random.Random(4)
+    answers = searched = 0
+    for deal in range(8):
+        state = new_game(SITE_RULES, 2, deal_deck(4, deal), first_dealer=deal % 2)
+        while state.phase is Phase.PLAYING:
+            seat = state.round.turn
+            v = view(state, seat)
+            action = carmen.choose(v, rng)
+            luna.seat, luna.answers = 1 - seat, {}
+            claim_card = -1 if v.claimable is None else int(v.claimable)
+            assert luna.answer(true_world(state)) == move_of(action, claim_card)
+            answers += 1
+            know = knowledge(v)
+            if know.deck_size == 6 and deal % 2 == 0 and len(v.legal) > 1:
+                worlds = luna.worlds(v, know, rng)
+                truth = sorted(int(c) for c in state.round.hands[1 - seat])
+                assert [w for w, sim in worlds if sorted(sim.hands[1 - seat]) == truth] == [1.0]
+                assert luna.choose(v, rng) in v.legal
+                searched += 1
+            state, _ = apply(state, seat, action)
+    assert answers > 200 and searched > 5
