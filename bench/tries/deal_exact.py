@@ -43,10 +43,14 @@ World = tuple[float, RoundSim]
 
 
 class LunaDealExact(Luna):
-    def __init__(self, splits: int = 4, eps: float = 0.01, **kwargs: object) -> None:
+    def __init__(self, splits: int = 8, eps: float = 0.01, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.splits = splits
         self.eps = eps
+        # the decision in hand: Luna's seat and side, Carmen's answers so far
+        self.seat = -1
+        self.side = -1
+        self.answers: dict[tuple[Key, tuple[int, ...], tuple[int, ...]], Move] = {}
 
     def choose(self, view: View, rng: random.Random) -> Action:
         legal = legal_of(view)
@@ -56,7 +60,7 @@ class LunaDealExact(Luna):
         worlds = self.worlds(view, know, rng)
         self.seat = know.seat
         self.side = know.base.side[know.seat]
-        self.answers: dict[tuple[Key, tuple[int, ...], tuple[int, ...]], Move] = {}
+        self.answers = {}
         totals = self.totals(worlds, moves_of(view, legal))
         return legal[max(range(len(legal)), key=totals.__getitem__)]
 
