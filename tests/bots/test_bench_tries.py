@@ -254,3 +254,15 @@ def test_deal_exact_answers_as_carmen_and_searches_the_second_to_last_deal() -> 
                 searched += 1
             state, _ = apply(state, seat, action)
     assert answers > 200 and searched > 5
+
+
+def test_the_seer_bench_plays_whole_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/bench_seer.py: the seer plays both seatings of a deal against
+    Carmen to the round's end; its margin is a mean of two whole-point
+    differences."""
+    import bench_seer
+
+    monkeypatch.setattr(bench_seer, "LUNA_WORLDS", 4)
+    deal, margin = bench_seer.deal_pair((2026, 3))
+    assert deal == 3
+    assert (2 * margin).is_integer() and abs(margin) <= 20
