@@ -25,17 +25,20 @@ import random
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from functools import partial
 from multiprocessing import Pool
 
 from escoba.bots.base import legal_of, moves_of
 from escoba.bots.carmen import Carmen
+from escoba.bots.endgame import solve
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import Luna, search
 from escoba.bots.policy import PLAYOUTS
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import RoundSim
+from escoba.bots.sim import Move, RoundSim
 from escoba.engine import SITE_RULES, Phase, apply, new_game, view
+from escoba.engine.actions import Action
 from escoba.engine.cards import VALUE
 from escoba.engine.rules import HAND_SIZE
 from escoba.tournament import deal_deck
@@ -53,6 +56,47 @@ def hand_seen(know: Knowledge, other: int, hand: list[int], rng: random.Random) 
     rng.shuffle(deck)
     sim.deck = deck
     return sim
+
+
+def seer(
+    luna: Luna,
+    know: Knowledge,
+    legal: Sequence[Action],
+    moves: Sequence[Move],
+    hand: list[int],
+    rng: random.Random,
+    *,
+    last_exact: bool = False,
+) -> Action:
+    """The seer's choice: Luna's search and judgement in worlds where the
+    other seat holds `hand` (the deck shuffled). With `last_exact`, once
+    the deck is empty the one world is played exactly, as Luna plays it."""
+    other = 1 - know.seat
+    held = {VALUE[c] for c in hand}
+    sample = partial(hand_seen, know, other, hand)
+    last = last_exact and know.deck_size == 0
+    return luna.weigh(
+        know,
+        legal,
+        moves,
+        sample,
+        rng,
+        odds=[1.0 if x in held else 0.0 for x in range(11)],
+        exact=solve(sample(rng), moves) if last else None,
+        one_world=last,
+    )
+
+
+def arguments(doc: str | None, out: str) -> argparse.Namespace:
+    """DEALS SEED JOBS [--out FILE], as both benches of the seer read them."""
+    parser = argparse.ArgumentParser(
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("deals", type=int)
+    parser.add_argument("seed", type=int)
+    parser.add_argument("jobs", type=int)
+    parser.add_argument("--out", help=out)
+    return parser.parse_args()
 
 
 def deal_pair(args: tuple[int, int]) -> list[tuple[int, int, float, bool]]:
@@ -90,32 +134,15 @@ def deal_pair(args: tuple[int, int]) -> list[tuple[int, int, float, bool]]:
                     reply=CarmenReply(know, moves),
                 )
                 values = [t / worlds for t in totals]
-                held = {VALUE[c] for c in hand}
-                seer = luna.weigh(
-                    know,
-                    legal,
-                    moves,
-                    partial(hand_seen, know, other, hand),
-                    eval_rng,
-                    odds=[1.0 if x in held else 0.0 for x in range(11)],
-                    exact=None,
-                    one_world=False,
-                )
-                gap = values[legal.index(seer)] - values[legal.index(action)]
-                out.append((HAND_SIZE - len(hand), len(state.round.deck), gap, seer == action))
+                chosen = seer(luna, know, legal, moves, hand, eval_rng)
+                gap = values[legal.index(chosen)] - values[legal.index(action)]
+                out.append((HAND_SIZE - len(hand), len(state.round.deck), gap, chosen == action))
             state, _ = apply(state, seat, action)
     return out
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("deals", type=int)
-    parser.add_argument("seed", type=int)
-    parser.add_argument("jobs", type=int)
-    parser.add_argument("--out", help="the decisions, as JSON")
-    args = parser.parse_args()
+    args = arguments(__doc__, "the decisions, as JSON")
     deals, seed, jobs, out_file = args.deals, args.seed, args.jobs, args.out
     with Pool(jobs) as pool:
         per_deal = pool.map(deal_pair, [(seed, d) for d in range(deals)], chunksize=1)

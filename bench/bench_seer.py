@@ -12,21 +12,17 @@ sees the deck too, is measured by the tournament (`--bots cheater,carmen`).
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-from functools import partial
 from multiprocessing import Pool
 
 from bench_luna_paired import CACHE, interval
-from bench_regret import LUNA_WORLDS, hand_seen
+from bench_regret import LUNA_WORLDS, arguments, seer
 from escoba.bots.base import legal_of, moves_of
 from escoba.bots.carmen import Carmen
-from escoba.bots.endgame import solve
 from escoba.bots.knowledge import knowledge
 from escoba.bots.luna import Luna
 from escoba.engine import SITE_RULES, Phase, apply, new_game, view
-from escoba.engine.cards import VALUE
 from escoba.tournament import deal_deck
 
 
@@ -48,22 +44,9 @@ def deal_pair(args: tuple[int, int]) -> tuple[int, float]:
             elif len(legal) == 1:
                 action = legal[0]
             else:
-                other = 1 - seat
-                hand = [int(c) for c in state.round.hands[other]]
-                know = knowledge(v)
-                held = {VALUE[c] for c in hand}
-                moves = moves_of(v, legal)
-                sample = partial(hand_seen, know, other, hand)
-                last = not state.round.deck  # the world is known: played exactly, as Luna does
-                action = luna.weigh(
-                    know,
-                    legal,
-                    moves,
-                    sample,
-                    rngs[seat],
-                    odds=[1.0 if x in held else 0.0 for x in range(11)],
-                    exact=solve(sample(rngs[seat]), moves) if last else None,
-                    one_world=last,
+                hand = [int(c) for c in state.round.hands[1 - seat]]
+                action = seer(
+                    luna, knowledge(v), legal, moves_of(v, legal), hand, rngs[seat], last_exact=True
                 )
             state, _ = apply(state, seat, action)
         points = [s.points for s in state.finished_rounds[-1].scores]
@@ -72,17 +55,10 @@ def deal_pair(args: tuple[int, int]) -> tuple[int, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("deals", type=int)
-    parser.add_argument("seed", type=int)
-    parser.add_argument("jobs", type=int)
-    parser.add_argument("--out", help="the seer's per-deal margins, as JSON")
-    args = parser.parse_args()
+    args = arguments(__doc__, "the seer's per-deal margins, as JSON")
     with Pool(args.jobs) as pool:
-        seer = dict(pool.map(deal_pair, [(args.seed, d) for d in range(args.deals)]))
-    margins = [seer[d] for d in range(args.deals)]
+        by_deal = dict(pool.map(deal_pair, [(args.seed, d) for d in range(args.deals)]))
+    margins = [by_deal[d] for d in range(args.deals)]
     cached = json.loads((CACHE / f"rollout=careful@{args.seed}.json").read_text())
     luna = [cached[str(d)] for d in range(args.deals)]
     m, h = interval(margins)
@@ -91,7 +67,7 @@ def main() -> None:
     print(f"the seer (the other hand known)  {m:+.3f} ± {h:.3f}   vs Luna: {d:+.3f} ± {dh:.3f}")
     if args.out:
         with open(args.out, "w") as f:
-            json.dump({str(k): v for k, v in seer.items()}, f)
+            json.dump({str(k): v for k, v in by_deal.items()}, f)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import pytest
 
 from escoba.engine import Phase, view
 
-from .helpers import random_round_states
+from .helpers import answers_as_carmen, carmen_rounds, random_round_states
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
@@ -126,41 +126,9 @@ def test_the_exact_reply_is_carmens_choice_in_every_position() -> None:
     in nearly every one: tests/bots/test_bots_reply.py). After a «LLEVAR EL
     15» of hers both keep the judgement of the table before it, where she
     judges afresh, so those answers are left out."""
-    from escoba.bots import get_robot
-    from escoba.bots.base import move_of
-    from escoba.bots.knowledge import knowledge
-    from escoba.cheater import true_world
-    from escoba.engine import apply
-    from escoba.engine.actions import Claim
     from tries.exact_reply import ExactReply
 
-    carmen = get_robot("carmen")
-    same = total = 0
-    for state in random_round_states(2, seed=31, rounds=12):
-        if state.phase is not Phase.PLAYING:
-            continue
-        seat = state.round.turn
-        v = view(state, seat)
-        claim_card = -1 if v.claimable is None else int(v.claimable)
-        moves = [move_of(a, claim_card) for a in v.legal]
-        reply = ExactReply(knowledge(v), moves)
-        for i, action in enumerate(v.legal):
-            if reply.judges[i] is None:
-                continue
-            sim = true_world(state)
-            sim.apply(moves[i])
-            reply(sim, i)
-            after, _ = apply(state, seat, action)
-            answerer = after.round.turn
-            chosen = carmen.choose(view(after, answerer), random.Random(0))
-            if isinstance(chosen, Claim):
-                continue
-            after, _ = apply(after, answerer, chosen)
-            total += 1
-            if after.phase is not Phase.PLAYING:
-                same += sim.over
-            else:
-                same += sim.table == sorted(int(c) for c in after.round.table)
+    same, total = answers_as_carmen(ExactReply, seed=31, rounds=12, claims=False)
     assert total > 1000
     assert same == total, (same, total)
 
@@ -169,35 +137,26 @@ def test_the_exact_reading_keeps_the_hands_carmen_would_have_played_from() -> No
     """`exact_read` weighs a hand 1 when Carmen's rule, holding it, makes
     the play seen, and `eps` when not: in real Carmen games the hand she
     truly holds always passes, and some hands do not."""
-    from escoba.bots import get_robot
     from escoba.bots.inference import past_plays
     from escoba.bots.knowledge import knowledge
-    from escoba.engine import SITE_RULES, apply, new_game
-    from escoba.tournament import deal_deck
     from tries.exact_read import ExactPosterior, consistent
 
-    carmen = get_robot("carmen")
     rng = random.Random(9)
     checked = refused = 0
-    for deal in range(6):
-        state = new_game(SITE_RULES, 2, deal_deck(9, deal), first_dealer=deal % 2)
-        while state.phase is Phase.PLAYING:
-            seat = state.round.turn
-            v = view(state, seat)
-            know = knowledge(v)
-            plays = past_plays(v, know)
-            other = 1 - seat
-            truth = [int(c) for c in state.round.hands[other]]
-            for play in plays:
-                assert consistent(play, truth)
-                checked += 1
-                others = [c for c in know.unseen if c not in truth][: len(truth)]
-                refused += not consistent(play, others)
-            if plays:
-                sampler = ExactPosterior(know, plays, rng, eps=0.0)
-                world = sampler.sample(rng)
-                assert all(consistent(p, world.hands[other]) for p in plays)
-            state, _ = apply(state, seat, carmen.choose(v, rng))
+    for state, v, _ in carmen_rounds(seed=9, deals=6):
+        know = knowledge(v)
+        plays = past_plays(v, know)
+        other = 1 - know.seat
+        truth = [int(c) for c in state.round.hands[other]]
+        for play in plays:
+            assert consistent(play, truth)
+            checked += 1
+            others = [c for c in know.unseen if c not in truth][: len(truth)]
+            refused += not consistent(play, others)
+        if plays:
+            sampler = ExactPosterior(know, plays, rng, eps=0.0)
+            world = sampler.sample(rng)
+            assert all(consistent(p, world.hands[other]) for p in plays)
     assert checked > 50 and refused > 0
 
 
@@ -223,36 +182,27 @@ def test_deal_exact_answers_as_carmen_and_searches_the_second_to_last_deal() -> 
     every turn of hers; at the second-to-last deal of a two-player round it
     weighs every hand the other player may hold (the true one among them,
     never ruled out), and chooses a legal action."""
-    from escoba.bots import get_robot
     from escoba.bots.base import move_of
     from escoba.bots.knowledge import knowledge
     from escoba.cheater import true_world
-    from escoba.engine import SITE_RULES, apply, new_game
-    from escoba.tournament import deal_deck
     from tries.deal_exact import LunaDealExact
 
-    carmen = get_robot("carmen")
     luna = LunaDealExact(splits=1, budget=10.0, limit=None)
     rng = random.Random(4)
     answers = searched = 0
-    for deal in range(8):
-        state = new_game(SITE_RULES, 2, deal_deck(4, deal), first_dealer=deal % 2)
-        while state.phase is Phase.PLAYING:
-            seat = state.round.turn
-            v = view(state, seat)
-            action = carmen.choose(v, rng)
-            luna.seat, luna.answers = 1 - seat, {}
-            claim_card = -1 if v.claimable is None else int(v.claimable)
-            assert luna.answer(true_world(state)) == move_of(action, claim_card)
-            answers += 1
-            know = knowledge(v)
-            if know.deck_size == 6 and deal % 2 == 0 and len(v.legal) > 1:
-                worlds = luna.worlds(v, know, rng)
-                truth = sorted(int(c) for c in state.round.hands[1 - seat])
-                assert [w for w, sim in worlds if sorted(sim.hands[1 - seat]) == truth] == [1.0]
-                assert luna.choose(v, rng) in v.legal
-                searched += 1
-            state, _ = apply(state, seat, action)
+    for state, v, action in carmen_rounds(seed=4, deals=8):
+        seat = state.round.turn
+        luna.seat, luna.answers = 1 - seat, {}
+        claim_card = -1 if v.claimable is None else int(v.claimable)
+        assert luna.answer(true_world(state)) == move_of(action, claim_card)
+        answers += 1
+        know = knowledge(v)
+        if know.deck_size == 6 and state.round.dealer == 0 and len(v.legal) > 1:
+            worlds = luna.worlds(v, know, rng)
+            truth = sorted(int(c) for c in state.round.hands[1 - seat])
+            assert [w for w, sim in worlds if sorted(sim.hands[1 - seat]) == truth] == [1.0]
+            assert luna.choose(v, rng) in v.legal
+            searched += 1
     assert answers > 200 and searched > 5
 
 

@@ -2,49 +2,19 @@
 
 from __future__ import annotations
 
-import random
-
-from escoba.bots import get_robot
 from escoba.bots.base import move_of
 from escoba.bots.knowledge import knowledge
 from escoba.bots.reply import CarmenReply
-from escoba.cheater import true_world
-from escoba.engine import Phase, apply, view
+from escoba.engine import Phase, view
 
-from .helpers import random_round_states
+from .helpers import answers_as_carmen, random_round_states
 
 
 def test_the_answer_is_carmens_choice_in_nearly_every_position() -> None:
     """Played in the true world, the modelled answer (a claim and a play, or
     a play) leaves the table that Carmen's own choice leaves; her view of the
     unseen cards is approximated, so a few differ."""
-    carmen = get_robot("carmen")
-    same = total = 0
-    for state in random_round_states(2, seed=31, rounds=12):
-        if state.phase is not Phase.PLAYING:
-            continue
-        seat = state.round.turn
-        v = view(state, seat)
-        know = knowledge(v)
-        claim_card = -1 if v.claimable is None else int(v.claimable)
-        moves = [move_of(a, claim_card) for a in v.legal]
-        reply = CarmenReply(know, moves)
-        for i, action in enumerate(v.legal):
-            if reply.judges[i] is None:
-                continue
-            sim = true_world(state)
-            sim.apply(moves[i])
-            reply(sim, i)
-            after, _ = apply(state, seat, action)
-            answerer = after.round.turn
-            while after.phase is Phase.PLAYING and after.round.turn == answerer:
-                chosen = carmen.choose(view(after, answerer), random.Random(0))
-                after, _ = apply(after, answerer, chosen)
-            total += 1
-            if after.phase is not Phase.PLAYING:
-                same += sim.over
-            else:
-                same += sim.table == sorted(int(c) for c in after.round.table)
+    same, total = answers_as_carmen(CarmenReply, seed=31, rounds=12, claims=True)
     assert total > 1000
     assert same >= 0.93 * total, (same, total)
 
