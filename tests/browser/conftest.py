@@ -105,10 +105,10 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """The app under uvicorn in a background thread; `more` are more of its
-    settings."""
+    """The app under uvicorn in a background thread; `seed` seeds its
+    shuffles, `more` are more of its settings."""
 
-    def __init__(self, db: Path, robot_delay: float, **more: Any) -> None:
+    def __init__(self, db: Path, robot_delay: float, seed: int = 11, **more: Any) -> None:
         import uvicorn
 
         from escoba.web.app import create_app
@@ -120,7 +120,7 @@ class LiveServer:
             secret_key="browser-test-secret",
             **more,
         )
-        app = create_app(settings, rng=random.Random(11))
+        app = create_app(settings, rng=random.Random(seed))
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(

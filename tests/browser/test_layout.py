@@ -9,6 +9,7 @@ viewport go to the README."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -480,6 +481,43 @@ def test_escoba_does_not_cover_mesa_vacia(server: LiveServer, browser: Browser, 
                 return
             _leave_one_for_carmen(page)
         pytest.fail("Carmen swept no table in the game")
+    finally:
+        context.close()
+
+
+#: a seed whose first shuffle deals a table of 30 (5C 7H 9S 9C) to the
+#: dealer, Ana: the game opens on ¡ESCOBA DOBLE!, the splash's longest words
+DOUBLE_SEED = 40
+
+
+@pytest.fixture
+def double_deal(tmp_path: Path) -> Iterator[LiveServer]:
+    """An app whose first game opens on ¡ESCOBA DOBLE!; its robots wait
+    before they play, so the take stays the board's last move."""
+    live = LiveServer(tmp_path / "escoba.db", robot_delay=60.0, seed=DOUBLE_SEED)
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.mark.parametrize("name", ["phone-360", "phone-landscape", "desktop-1366"])
+def test_escoba_doble_fits_the_felt(double_deal: LiveServer, browser: Browser, name: str) -> None:
+    """The splash's longest words, ¡ESCOBA DOBLE!, at their biggest, stay
+    inside the felt, clear of «Mesa vacía», on a phone upright or on its
+    side (where the felt has the screen's left half) and on a desktop."""
+    context = _context(browser, name)
+    try:
+        page = context.new_page()
+        create_table(page, double_deal.url, "Ana")
+        add_robot(page, "Carmen")
+        start_game(page)
+        expect(page.locator("#escoba-splash")).to_have_text("¡ESCOBA DOBLE!")
+        boxes = page.evaluate(SPLASH_BOXES)
+        assert boxes is not None, "the game did not open on an empty table"
+        splash, empty, felt = boxes["splash"], boxes["empty"], boxes["felt"]
+        assert not _overlap(splash, empty), f"{name}: ¡ESCOBA DOBLE! {splash} on {empty}"
+        assert _inside(splash, felt), f"{name}: ¡ESCOBA DOBLE! {splash} leaves the felt {felt}"
+        assert _inside(empty, felt), f"{name}: «Mesa vacía» {empty} leaves the felt {felt}"
     finally:
         context.close()
 
