@@ -12,6 +12,7 @@ from tries.endplay import LunaEndplay
 from tries.exact_earlier import LunaExactEarlier
 from tries.exact_read import LunaExactRead
 from tries.exact_reply import LunaExactReply
+from tries.ismcts import LunaIsmcts
 from tries.racing import LunaRacing
 from tries.twostep import LunaTwoStep
 
@@ -22,6 +23,7 @@ TRIES: dict[str, Callable[..., Any]] = {
     "exact_earlier": LunaExactEarlier,
     "exact_read": LunaExactRead,
     "exact_reply": LunaExactReply,
+    "ismcts": LunaIsmcts,
     "racing": LunaRacing,
     "twostep": LunaTwoStep,
 }

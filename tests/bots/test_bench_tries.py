@@ -34,6 +34,9 @@ def bench_on_path() -> None:
         "exact_reply:max_worlds=4",
         "exact_read:max_worlds=4",
         "deal_exact:splits=1",
+        "ismcts:max_worlds=4",
+        "ismcts:max_worlds=4,reply=carmen,pick=visits",
+        "ismcts:max_worlds=4,root=paired",
     ],
 )
 def test_each_try_plays_legal_actions(variant: str) -> None:
@@ -204,6 +207,45 @@ def test_deal_exact_answers_as_carmen_and_searches_the_second_to_last_deal() -> 
             assert luna.choose(v, rng) in v.legal
             searched += 1
     assert answers > 200 and searched > 5
+
+
+@pytest.mark.parametrize("root", ["ucb", "paired"])
+def test_ismcts_shares_one_tree_across_worlds(root: str) -> None:
+    """`ismcts`: a decision's iterations, one world each, all pass through
+    its candidates (each tried); below them the other player's moves differ
+    from world to world (her hand does), and each counts the iterations in
+    which it was legal, never fewer than those that chose it."""
+    from escoba.bots.base import legal_of, moves_of
+    from escoba.bots.knowledge import knowledge
+    from tries.ismcts import LunaIsmcts, Node
+
+    luna = LunaIsmcts(max_worlds=8, root=root, budget=10.0, limit=None)
+    rng = random.Random(6)
+    grown = 0
+    for state in random_round_states(2, seed=6, rounds=2):
+        if state.phase is not Phase.PLAYING or not state.round.deck:
+            continue
+        v = view(state, state.round.turn)
+        legal = legal_of(v)
+        if len(legal) < 2:
+            continue
+        know = knowledge(v)
+        moves = moves_of(v, legal)
+        root = luna.tree(know, moves, luna.posterior(v, know, rng).sample, rng)
+        assert set(root.children) == set(moves)
+        assert sum(c.visits for c in root.children.values()) == 8 * len(moves)
+        assert all(c.visits for c in root.children.values())
+        stack: list[Node] = list(root.children.values())
+        answers = set()
+        while stack:
+            node = stack.pop()
+            for child in node.children.values():
+                assert child.avail >= child.visits
+                stack.append(child)
+        for candidate in root.children.values():
+            answers |= {m[1] for m in candidate.children}
+        grown += len(answers) > 3  # the other player's cards vary with the world
+    assert grown > 10
 
 
 def test_the_seer_bench_plays_whole_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
