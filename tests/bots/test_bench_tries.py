@@ -37,6 +37,7 @@ def bench_on_path() -> None:
         "ismcts:max_worlds=4",
         "ismcts:max_worlds=4,reply=carmen,pick=visits",
         "ismcts:max_worlds=4,root=paired",
+        "ismcts:max_worlds=4,root=paired,expand=policy",
     ],
 )
 def test_each_try_plays_legal_actions(variant: str) -> None:
@@ -209,8 +210,8 @@ def test_deal_exact_answers_as_carmen_and_searches_the_second_to_last_deal() -> 
     assert answers > 200 and searched > 5
 
 
-@pytest.mark.parametrize("root", ["ucb", "paired"])
-def test_ismcts_shares_one_tree_across_worlds(root: str) -> None:
+@pytest.mark.parametrize(("root", "expand"), [("ucb", "random"), ("paired", "policy")])
+def test_ismcts_shares_one_tree_across_worlds(root: str, expand: str) -> None:
     """`ismcts`: a decision's iterations, one world each, all pass through
     its candidates (each tried); below them the other player's moves differ
     from world to world (her hand does), and each counts the iterations in
@@ -219,7 +220,7 @@ def test_ismcts_shares_one_tree_across_worlds(root: str) -> None:
     from escoba.bots.knowledge import knowledge
     from tries.ismcts import LunaIsmcts, Node
 
-    luna = LunaIsmcts(max_worlds=8, root=root, budget=10.0, limit=None)
+    luna = LunaIsmcts(max_worlds=8, root=root, expand=expand, budget=10.0, limit=None)
     rng = random.Random(6)
     grown = 0
     for state in random_round_states(2, seed=6, rounds=2):
