@@ -453,6 +453,15 @@ SPLASH_BOXES = """() => {
 }"""
 
 
+def _splash_fits(boxes: dict[str, Box], what: str) -> None:
+    """The splash's words (`SPLASH_BOXES`) clear of «Mesa vacía», both
+    inside the felt."""
+    splash, empty, felt = boxes["splash"], boxes["empty"], boxes["felt"]
+    assert not _overlap(splash, empty), f"{what} {splash} on {empty}"
+    assert _inside(splash, felt), f"{what} {splash} leaves the felt {felt}"
+    assert _inside(empty, felt), f"{what}: «Mesa vacía» {empty} leaves the felt {felt}"
+
+
 @pytest.mark.parametrize("name", ["phone-360", "phone-landscape", "desktop-1366"])
 def test_escoba_does_not_cover_mesa_vacia(server: LiveServer, browser: Browser, name: str) -> None:
     """Item 11: after a sweep, ¡ESCOBA! and «Mesa vacía» are both readable,
@@ -473,10 +482,7 @@ def test_escoba_does_not_cover_mesa_vacia(server: LiveServer, browser: Browser, 
                 continue
             boxes = page.evaluate(SPLASH_BOXES)
             if boxes is not None:
-                splash, empty, felt = boxes["splash"], boxes["empty"], boxes["felt"]
-                assert not _overlap(splash, empty), f"{name}: ¡ESCOBA! {splash} on {empty}"
-                assert _inside(splash, felt), f"{name}: ¡ESCOBA! {splash} leaves the felt {felt}"
-                assert _inside(empty, felt), f"{name}: «Mesa vacía» {empty} leaves the felt {felt}"
+                _splash_fits(boxes, f"{name}: ¡ESCOBA!")
                 page.screenshot(path=str(_shot_path(f"escoba-splash-{name}")))
                 return
             _leave_one_for_carmen(page)
@@ -514,10 +520,7 @@ def test_escoba_doble_fits_the_felt(double_deal: LiveServer, browser: Browser, n
         expect(page.locator("#escoba-splash")).to_have_text("¡ESCOBA DOBLE!")
         boxes = page.evaluate(SPLASH_BOXES)
         assert boxes is not None, "the game did not open on an empty table"
-        splash, empty, felt = boxes["splash"], boxes["empty"], boxes["felt"]
-        assert not _overlap(splash, empty), f"{name}: ¡ESCOBA DOBLE! {splash} on {empty}"
-        assert _inside(splash, felt), f"{name}: ¡ESCOBA DOBLE! {splash} leaves the felt {felt}"
-        assert _inside(empty, felt), f"{name}: «Mesa vacía» {empty} leaves the felt {felt}"
+        _splash_fits(boxes, f"{name}: ¡ESCOBA DOBLE!")
     finally:
         context.close()
 
