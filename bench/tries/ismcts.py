@@ -19,7 +19,7 @@ The iterations are the playouts Luna spends (`max_worlds` per candidate);
 `root="paired"` plays every candidate in each world, as Luna does (common
 random numbers where the choice is made), the tree shared below. The
 choice is hers: each candidate's mean value plus Carmen's judgement
-(`prior`); `pick="visits"` chooses the most visited candidate instead.
+(`prior`).
 `expand="policy"` grows the tree only by the moves Carmen's rule makes
 in the iteration's world (the standard algorithm adds an untried move at
 random: with a new hand in every world, the other player's answer is then
@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
@@ -67,16 +68,14 @@ class LunaIsmcts(Luna):
     def __init__(
         self,
         c: float = 2.0,
-        pick: str = "mean",
         reply: str = "tree",
         root: str = "ucb",
         expand: str = "random",
         **kwargs: object,
     ) -> None:
-        """`c`: UCB1's exploration constant, in round points; `pick`: `mean`
-        (plus Carmen's judgement) or `visits`; `reply`: `tree` (the other
-        player's answer to a candidate searched like every later move) or
-        `carmen` (answered by Carmen's rule, as Luna does); `root`: `ucb`
+        """`c`: UCB1's exploration constant, in round points; `reply`:
+        `tree` (the other player's answer to a candidate searched like every
+        later move) or `carmen` (answered by Carmen's rule, as Luna does); `root`: `ucb`
         (the candidates chosen by UCB1 like every move) or `paired` (every
         candidate played in each world, as Luna plays them: common random
         numbers at the root, the tree shared below); `expand`: `random` (a
@@ -85,14 +84,12 @@ class LunaIsmcts(Luna):
         in the tree; else UCB1 among those that are)."""
         super().__init__(**kwargs)  # type: ignore[arg-type]
         if (
-            pick not in ("mean", "visits")
-            or reply not in ("tree", "carmen")
+            reply not in ("tree", "carmen")
             or root not in ("ucb", "paired")
             or expand not in ("random", "policy")
         ):
-            raise ValueError(f"unknown {pick=}, {reply=}, {root=} or {expand=}")
+            raise ValueError(f"unknown {reply=}, {root=} or {expand=}")
         self.c = c
-        self.pick = pick
         self.reply = reply
         self.root = root
         self.expand = expand
@@ -104,31 +101,16 @@ class LunaIsmcts(Luna):
         moves: Sequence[Move],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
-        *,
-        odds: Sequence[float] | None,
-        exact: Sequence[int] | None,
-        one_world: bool,
-        start: float | None = None,
+        **kw: Any,
     ) -> Action:
-        if one_world:  # nothing hidden: Luna's exact endgame, as today
-            return super().weigh(
-                know,
-                legal,
-                moves,
-                sample,
-                rng,
-                odds=odds,
-                exact=exact,
-                one_world=one_world,
-                start=start,
-            )
+        """Luna's `weigh` (its keywords), the candidates valued by the tree."""
+        if kw["one_world"]:  # nothing hidden: Luna's exact endgame, as today
+            return super().weigh(know, legal, moves, sample, rng, **kw)
         root = self.tree(know, moves, sample, rng)
         stats = [root.children[m] for m in moves]
-        if self.pick == "visits":
-            return legal[max(range(len(moves)), key=lambda i: stats[i].visits)]
         means = [s.total / s.visits for s in stats]  # each candidate is tried
-        judge = Judge(know, odds) if self.prior else None
-        return _combine(means, 1, legal, judge, self.prior, exact)
+        judge = Judge(know, kw["odds"]) if self.prior else None
+        return _combine(means, 1, legal, judge, self.prior, kw["exact"])
 
     def tree(
         self,

@@ -35,7 +35,7 @@ def bench_on_path() -> None:
         "exact_read:max_worlds=4",
         "deal_exact:splits=1",
         "ismcts:max_worlds=4",
-        "ismcts:max_worlds=4,reply=carmen,pick=visits",
+        "ismcts:max_worlds=4,reply=carmen",
         "ismcts:max_worlds=4,root=paired",
         "ismcts:max_worlds=4,root=paired,expand=policy",
     ],
