@@ -41,6 +41,7 @@ from escoba.web.html import (
     push_routes,
     routes,
 )
+from escoba.web.html.lesson_routes import router as lesson_router
 from escoba.web.html.story_routes import router as story_router
 from escoba.web.live.bridges import Hub, make_bridge
 from escoba.web.live.streams import Broker, close_on_exit_signals
@@ -356,6 +357,7 @@ def create_app(
     app.include_router(device_routes.router)
     app.include_router(assets.router)
     app.include_router(install.router)
+    app.include_router(lesson_router)
     return app
 
 

@@ -1,5 +1,5 @@
 """The HTML pages: every route that answers a page or a form (the table, its
 story and replays, analyses, devices and codes, e-mail and push choices, the
-installable app, health and the streams).
+installable app, health and the streams, the first lesson).
 
 May import: api (its schema), frame, rendering, live, notices, table, base."""
