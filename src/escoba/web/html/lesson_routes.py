@@ -95,7 +95,7 @@ def _lesson(
         verdict=None if verdict is None else verdict_text(verdict, design, lang),
         right=right,
         error=error,
-        reasons=point_reasons(stage, lang) if right and stage.question else (),
+        reasons=point_reasons(stage, design, lang) if right and stage.question else (),
     )
 
 

@@ -15,10 +15,16 @@ from typing import Final
 from markupsafe import Markup, escape
 
 from escoba.bots import SEATABLE
-from escoba.engine import GameState, parse_card, parse_cards, view
+from escoba.engine import SEVEN_OF_DIAMONDS, GameState, parse_card, parse_cards, view
 from escoba.i18n import translations
 from escoba.lessons import STAGES, TITO, YOU, Stage, Verdict, summary_scores
-from escoba.names import Design, the_card, the_cards
+from escoba.names import (
+    Design,
+    diamonds_word,
+    seven_of_diamonds_name,
+    the_card,
+    the_cards,
+)
 from escoba.web.rendering.board import Board, RoundTable, round_table, who
 from escoba.web.table.pages import PageSeat, TablePage, TableStatus
 
@@ -110,7 +116,7 @@ def stage_title(stage: Stage, lang: str) -> str:
         "fifteen": _("Haz 15"),
         "groups": _("Elige entre dos grupos"),
         "escoba": _("Barre la mesa"),
-        "claim": _("LLEVAR EL 15"),
+        "claim": "LLEVAR EL 15",  # the game's own words, Spanish in every language
         "leave": _("Deja la carta que menos regala"),
         "ultimas": _("ÚLTIMAS: lo que queda en la mesa"),
         "points": _("Lee los puntos de una ronda"),
@@ -188,6 +194,7 @@ def verdict_text(verdict: Verdict, design: Design, lang: str) -> Markup:
         return _cards(v[key], design, lang)
 
     code = verdict.code
+    seven = the_card(SEVEN_OF_DIAMONDS, design, lang)
     texts = {
         "fifteen_right": lambda: (
             _("¡Bien! Con %(card)s te llevas %(cards)s: suman 15.")
@@ -201,15 +208,15 @@ def verdict_text(verdict: Verdict, design: Design, lang: str) -> Markup:
             % {"card": card("card")}
         ),
         "groups_right": lambda: (
-            _("¡Bien! Con %(cards)s te llevas más cartas y el siete de oros, que vale un punto.")
-            % {"cards": cards("cards")}
+            _("¡Bien! Con %(cards)s te llevas más cartas y %(seven)s, que vale un punto.")
+            % {"cards": cards("cards"), "seven": seven}
         ),
         "groups_fewer": lambda: (
             _(
-                "Hiciste 15, pero con %(best)s te llevabas más cartas y el siete de oros, "
+                "Hiciste 15, pero con %(best)s te llevabas más cartas y %(seven)s, "
                 "que vale un punto."
             )
-            % {"best": cards("best_cards")}
+            % {"best": cards("best_cards"), "seven": seven}
         ),
         "groups_missed": lambda: (
             _("Dejaste %(card)s en la mesa: con %(best)s podías hacer 15 de dos maneras.")
@@ -276,16 +283,16 @@ def verdict_text(verdict: Verdict, design: Design, lang: str) -> Markup:
         )
         return escape(text) % {"num": v["points"]}
     text = translations(lang).ngettext(
-        "No es %(num)s punto. Cuenta línea por línea: escobas, más cartas, más oros, "
-        "el siete de oros y más sietes.",
-        "No son %(num)s puntos. Cuenta línea por línea: escobas, más cartas, más oros, "
-        "el siete de oros y más sietes.",
+        "No es %(num)s punto. Cuenta línea por línea: escobas, más cartas, más %(diamonds)s, "
+        "%(seven)s y más sietes.",
+        "No son %(num)s puntos. Cuenta línea por línea: escobas, más cartas, más %(diamonds)s, "
+        "%(seven)s y más sietes.",
         int(str(v["n"])),
     )
-    return escape(text) % {"num": v["n"]}
+    return escape(text) % {"num": v["n"], "diamonds": diamonds_word(design, lang), "seven": seven}
 
 
-def point_reasons(stage: Stage, lang: str) -> tuple[Markup, ...]:
+def point_reasons(stage: Stage, design: Design, lang: str) -> tuple[Markup, ...]:
     """Why the round gave each side its points, line by line (the engine's
     scoring), said after the answer."""
     tr = translations(lang)
@@ -294,13 +301,21 @@ def point_reasons(stage: Stage, lang: str) -> tuple[Markup, ...]:
 
     def whose(yours: int, his: int) -> Markup:
         if yours:
-            return escape(tr.gettext("un punto para ti"))
+            text = tr.ngettext("%(num)s punto para ti", "%(num)s puntos para ti", yours)
+            return escape(text) % {"num": yours}
         if his:
-            return escape(tr.gettext("un punto para %(who)s")) % {"who": tito}
-        return escape(tr.gettext("empate: para nadie"))
+            text = tr.ngettext("%(num)s punto para %(who)s", "%(num)s puntos para %(who)s", his)
+            return escape(text) % {"num": his, "who": tito}
+        return escape(tr.gettext("nadie tiene más: para nadie"))
 
     def line(text: str, count: tuple[object, object], points: tuple[int, int]) -> Markup:
-        return escape(text) % {"mine": count[0], "theirs": count[1], "whose": whose(*points)}
+        return escape(text) % {
+            "mine": count[0],
+            "theirs": count[1],
+            "whose": whose(*points),
+            "diamonds": diamonds_word(design, lang),
+            "seven": capitalized(seven_of_diamonds_name(design, lang)),
+        }
 
     return (
         escape(tr.gettext("Escobas: tú %(mine)s, %(who)s %(theirs)s; un punto cada una."))
@@ -311,7 +326,7 @@ def point_reasons(stage: Stage, lang: str) -> tuple[Markup, ...]:
             (mine.points_cards, theirs.points_cards),
         ),
         line(
-            tr.gettext("Más oros: %(mine)s contra %(theirs)s, %(whose)s."),
+            tr.gettext("Más %(diamonds)s: %(mine)s contra %(theirs)s, %(whose)s."),
             (mine.diamonds, theirs.diamonds),
             (mine.points_diamonds, theirs.points_diamonds),
         ),
@@ -321,11 +336,15 @@ def point_reasons(stage: Stage, lang: str) -> tuple[Markup, ...]:
             (mine.points_sevens, theirs.points_sevens),
         ),
         line(
-            tr.gettext("El siete de oros: %(whose)s."),
+            tr.gettext("%(seven)s: %(whose)s."),
             ("", ""),
             (mine.points_seven_of_diamonds, theirs.points_seven_of_diamonds),
         ),
     )
+
+
+def capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def lesson_summary(state: GameState, lang: str) -> RoundTable:
