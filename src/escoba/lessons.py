@@ -164,7 +164,7 @@ STAGES: Final[tuple[Stage, ...]] = (
         anchor="puntos",
         question="points",
         after="ultimas",
-        choices=tuple(range(8)),
+        choices=tuple(range(7)),
     ),
 )
 
