@@ -26,7 +26,7 @@ from escoba.lessons import STAGES, Stage, answer_of, judge, judge_answer, positi
 from escoba.names import Design
 from escoba.web.rendering.lesson import verdict_text
 
-from .helpers import shot
+from .helpers import check_axe, shot
 
 pytestmark = pytest.mark.browser
 
@@ -112,6 +112,7 @@ def _play_stage(page: Page, lang: str, number: int, stage: Stage) -> None:
         page.locator('#hand .hand-card[data-card="5C"]').tap()
         expect(page.locator("#table-cards .table-card.can-take")).to_have_count(3)
         shot(page, "lesson-phone")
+        check_axe(page, "a lesson's stage")
     right = stage.right[0]
     play(page, right)
     expect(verdict).to_have_class(re.compile(r"\bis-right\b"))
@@ -128,6 +129,8 @@ def _read_the_points(page: Page, lang: str, stage: Stage) -> None:
     text = plain(verdict_text(judge_answer(stage, answer), Design.FRENCH, lang))
     expect(verdict).to_contain_text(text)
     expect(page.locator(".lesson-reasons li")).to_have_count(5)
+    if lang == "es":
+        check_axe(page, "the lesson's last stage, answered")
 
 
 def stage_actions(stage: Stage) -> list[Play | Claim]:

@@ -15,7 +15,7 @@ from typing import Final
 from markupsafe import Markup, escape
 
 from escoba.bots import SEATABLE
-from escoba.engine import SEVEN_OF_DIAMONDS, GameState, parse_card, parse_cards, view
+from escoba.engine import SEVEN_OF_DIAMONDS, GameState, Play, parse_card, parse_cards, view
 from escoba.i18n import translations
 from escoba.lessons import STAGES, TITO, YOU, Stage, Verdict, summary_scores
 from escoba.names import (
@@ -64,6 +64,17 @@ class LessonPage:
     @property
     def next_url(self) -> str:
         return f"{LESSON_PATH}/{self.number + 1}"
+
+
+def tito_shown(lang: str) -> Markup:
+    """Tito's name as the pages show it, the robot mark after it."""
+    return who(SEATABLE[TITO_KEY].display_name, True, lang)
+
+
+def _played(stage: Stage) -> str:
+    """The card of the stage's expected play."""
+    right = stage.right[0]
+    return str(right.card) if isinstance(right, Play) else str(stage.left)
 
 
 def you_name(lang: str) -> str:
@@ -140,7 +151,7 @@ def _cards(texts: object, design: Design, lang: str) -> str:
 def task_text(stage: Stage, design: Design, lang: str) -> Markup:
     """What the stage asks, in a sentence or two."""
     _ = translations(lang).gettext
-    tito = who("Tito", True, lang)
+    tito = tito_shown(lang)
     if stage.key == "fifteen":
         text = _(
             "Toca una carta de tu mano y las cartas de la mesa que suman 15 con ella; "
@@ -150,7 +161,7 @@ def task_text(stage: Stage, design: Design, lang: str) -> Markup:
         text = _(
             "Con %(card)s puedes hacer 15 de dos maneras. Elige las cartas de la mesa "
             "que más te convienen."
-        ) % {"card": _card("5C", design, lang)}
+        ) % {"card": _card(_played(stage), design, lang)}
     elif stage.key == "escoba":
         text = _(
             "Llévate todas las cartas de la mesa de una vez: eso es una escoba, y vale un punto."
@@ -185,7 +196,7 @@ def verdict_text(verdict: Verdict, design: Design, lang: str) -> Markup:
     """The sentence said of an answer: what was right, or why it was wrong."""
     _ = translations(lang).gettext
     v = verdict.values
-    tito = who("Tito", True, lang)
+    tito = tito_shown(lang)
 
     def card(key: str) -> str:
         return _card(v[key], design, lang)
@@ -297,7 +308,7 @@ def point_reasons(stage: Stage, design: Design, lang: str) -> tuple[Markup, ...]
     scoring), said after the answer."""
     tr = translations(lang)
     mine, theirs = summary_scores(stage)[YOU], summary_scores(stage)[TITO]
-    tito = who("Tito", True, lang)
+    tito = tito_shown(lang)
 
     def whose(yours: int, his: int) -> Markup:
         if yours:
@@ -351,5 +362,5 @@ def lesson_summary(state: GameState, lang: str) -> RoundTable:
     """The finished round's table (counts and points), as the board shows it."""
     summary = state.last_summary
     assert summary is not None
-    names = (escape(you_name(lang)), who("Tito", True, lang))
+    names = (escape(you_name(lang)), tito_shown(lang))
     return round_table(summary, state.players, state.rules, names, (), YOU, lang)
