@@ -87,7 +87,8 @@ def test_each_position_is_a_legal_moment_of_a_round(stage: Stage) -> None:
         left = parse_card(stage.left)
         assert rs.claim is not None and rs.claim.card == left and rs.claim.seat == YOU
         assert can_capture(left, [c for c in rs.table if c != left])
-    assert position(stage) == state  # the same position on every call
+    # the same position however often it is built (the pages build it again)
+    assert position.__wrapped__(stage) == state
 
 
 @pytest.mark.parametrize("stage", PLAYS, ids=lambda s: s.key)

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from escoba.engine import (
@@ -49,7 +50,7 @@ DEALT_AFTER_TABLE: Final = 36
 
 @dataclass(frozen=True, slots=True)
 class Stage:
-    """One stage: `key` names its words (templates/lesson/), `anchor` its
+    """One stage: `key` names its words (escoba.web.rendering.lesson), `anchor` its
     paragraph of the rules page. The position: your `hand`, the `table`,
     the deal in play (`deal`, 6 is ÚLTIMAS), who dealt, the card Tito
     just left on a 15 (`left`, LLEVAR EL 15), Tito's pile when it matters
@@ -75,7 +76,7 @@ class Stage:
     otherwise: str = ""
     question: str | None = None
     after: str | None = None
-    choices: tuple[int, ...] = field(default=())
+    choices: tuple[int, ...] = ()
 
 
 def _play(card: str, *capture: str) -> Play:
@@ -209,6 +210,7 @@ def _share_out(
     raise ValueError("no way to share the cards out")  # pragma: no cover - the data test
 
 
+@cache
 def position(stage: Stage) -> GameState:
     """The stage's position, you (seat 0) on turn; for a question, the
     finished round it asks about."""
