@@ -282,7 +282,7 @@ def verdict_text(verdict: Verdict, design: Design, lang: str) -> Markup:
         return escape(text) % {"who": tito, "left": cards("left")}
     if code == "ultimas_left":
         text = _(
-            "%(who)s fue quien llevó por última vez: se queda las %(n)s cartas de la mesa. "
+            "%(who)s fue quien llevó por última vez: se queda con las %(n)s cartas de la mesa. "
             "Con %(card)s podías llevar 15 y quedarte tú con lo que sobra."
         )
         return escape(text) % {"who": tito, "n": v["n"], "card": card("card")}
