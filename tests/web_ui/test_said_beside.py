@@ -116,7 +116,8 @@ def test_the_chat_line_carries_its_limit_and_a_counter(client: TestClient) -> No
         (
             "es",
             ["turn", "end"],
-            "Guardado: cuando la mesa no esté abierta, te avisaremos de Mi turno y Fin de la partida.",
+            "Guardado: cuando la mesa no esté abierta, te avisaremos de Mi turno y "
+            "Fin de la partida.",
         ),
         ("es", [], "Guardado: no te avisaremos de nada cuando la mesa no esté abierta."),
         (
