@@ -95,6 +95,21 @@ def test_an_oversize_line_is_refused_in_words_at_any_length(
     assert text_of(_said(r.text)) == say("chat_too_long", "en", limit=120)
 
 
+def test_the_api_refuses_an_oversize_line_in_words_at_any_length(client: TestClient) -> None:
+    made = client.post("/api/tables", json={"name": "Ana"}).json()
+    auth = {"Authorization": f"Bearer {made['token']}"}
+    for length in (121, 2500):
+        r = client.post(
+            f"/api/tables/{made['invite']}/chat", json={"text": "x" * length}, headers=auth
+        )
+        assert r.status_code == 422
+        assert r.json() == {
+            "error": "chat_too_long",
+            "message": say("chat_too_long", "es", limit=120),
+        }
+    assert client.get(f"/api/tables/{made['invite']}/chat").json() == []
+
+
 def test_the_chat_line_carries_its_limit_and_a_counter(client: TestClient) -> None:
     invite = create(client)
     page = client.get(f"/t/{invite}").text
