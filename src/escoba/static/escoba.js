@@ -17,7 +17,8 @@
  * - js/motion.js  the short animations of a play
  * - js/notices.js «¡Tu turno!» in the tab, AVISARME (this device's notices)
  * - js/push.js    Web Push: the subscription and the list sw.js reads
- * - js/chat.js    the chat log's scroll and its unread count
+ * - js/chat.js    the chat log's scroll and its unread count, the letters
+ *                 left in a line
  * - js/live.js    the live stream, the swaps of the board and their retry
  *
  * The words come from the page (body[data-messages]), in its language.
@@ -29,7 +30,7 @@ import { render } from "./js/select.js";
 import { absoluteInvite, arrivalNote } from "./js/play.js";
 import { startNotices, syncTurn } from "./js/notices.js";
 import { turnChanged, focusHandOnLoad } from "./js/focus.js";
-import { scrollChat, countChat, watchChat } from "./js/chat.js";
+import { scrollChat, countChat, watchChat, countLetters } from "./js/chat.js";
 import { loadSeenMove, animateMove } from "./js/motion.js";
 import "./js/live.js";
 
@@ -45,6 +46,7 @@ function start() {
   turnChanged();
   focusHandOnLoad();
   countChat();
+  countLetters();
   watchChat();
   var board = $("#board .board");
   if (board) animateMove(board);

@@ -81,3 +81,81 @@ export function scrollChat() {
   var log = $("#chat-log");
   if (log) log.scrollTop = log.scrollHeight;
 }
+
+/* ------------------------------------------------------------ the line's length */
+
+// The longest chat line is the server's setting (the input's
+// data-max-length). Without a script the input's maxlength cuts a longer
+// paste; here it goes in whole, and the count under the line says how many
+// letters are left, or that the line is too long and by how many: nothing
+// is cut unsaid. A line over the limit is not sent; the refusal (the
+// server's own sentence) is said beside the chat, as a refused line's is.
+function chatInput() {
+  return $("#chat-text");
+}
+
+function limitOf(input) {
+  return Number(input.getAttribute("data-max-length")) || 0;
+}
+
+function lettersIn(text) {
+  return Array.from(text.trim()).length; // as the server counts: code points
+}
+
+function counted(key, n) {
+  var lang = document.documentElement.lang || "es";
+  return msg(n === 1 ? key + "One" : key + "Many", { n: n.toLocaleString(lang) });
+}
+
+export function countLetters() {
+  var input = chatInput();
+  var note = $("#chat-count");
+  if (!input || !note) return;
+  var limit = limitOf(input);
+  if (!limit) return;
+  input.removeAttribute("maxlength");
+  var left = limit - lettersIn(input.value);
+  var over = left < 0;
+  var text = over ? msg("chatTooLong") + " " + counted("chatOver", -left) : counted("chatLeft", left);
+  if (note.textContent !== text) note.textContent = text;
+  note.hidden = false;
+  note.classList.toggle("is-over", over);
+  if (over) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+}
+
+// What the answer to a chat line says beside the chat (#chat-said, swapped
+// out of band); a line sent clears it.
+function sayChat(text) {
+  var said = $("#chat-said");
+  if (!said) return;
+  said.textContent = "";
+  if (!text) return;
+  var p = document.createElement("p");
+  p.className = "alert chat-error";
+  p.setAttribute("role", "alert");
+  p.textContent = text;
+  said.appendChild(p);
+}
+
+export function chatRefused() {
+  return !!$("#chat-said .chat-error");
+}
+
+document.addEventListener("input", function (event) {
+  if (event.target && event.target.id === "chat-text") countLetters();
+});
+
+// a line over the limit is not sent: said beside the chat, the focus kept
+// in the line to shorten it
+document.addEventListener("htmx:confirm", function (event) {
+  var form = event.detail && event.detail.elt;
+  var input = chatInput();
+  if (!form || !form.classList || !form.classList.contains("chat-form") || !input) return;
+  var limit = limitOf(input);
+  if (limit && lettersIn(input.value) > limit) {
+    event.preventDefault();
+    sayChat(msg("chatTooLong"));
+    input.focus();
+  }
+});

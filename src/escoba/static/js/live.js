@@ -18,7 +18,7 @@ import { absoluteInvite, arrivalAfterSwap } from "./play.js";
 import { syncTurn } from "./notices.js";
 import { rememberFocus, restoreFocus, keepFocus, turnChanged } from "./focus.js";
 import { snapshot, animateMove } from "./motion.js";
-import { scrollChat, countChat } from "./chat.js";
+import { scrollChat, countChat, countLetters, chatRefused } from "./chat.js";
 
 /* ------------------------------------------------------------ live stream */
 
@@ -289,7 +289,9 @@ document.addEventListener("htmx:afterRequest", function (event) {
   var elt = event.detail && event.detail.elt;
   if (!(elt instanceof HTMLFormElement)) return;
   if (elt.classList.contains("chat-form") && event.detail.successful) {
-    elt.reset();
+    // a line refused (said beside the chat) stays in the input to mend
+    if (!chatRefused()) elt.reset();
+    countLetters();
     var input = $("#chat-text");
     if (input) input.focus();
   }

@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated
+from functools import partial
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import (
@@ -48,7 +49,13 @@ from escoba.web.frame.deps import (
     public_base_url,
 )
 from escoba.web.notices.email.seats import EmailForm
-from escoba.web.rendering.templating import refusal_text, render_board, render_page, render_table
+from escoba.web.rendering.templating import (
+    Said,
+    refusal_text,
+    render_board,
+    render_page,
+    render_table,
+)
 from escoba.web.table.devices import COOKIE_MAX_AGE
 from escoba.web.table.lobby import house_rules
 from escoba.web.table.my_tables import Elsewhere, arrivals
@@ -162,12 +169,13 @@ class Visit:
         fragment: bool = False,
         email: EmailForm | None = None,
         your_name: str | None = None,
+        said: Said | None = None,
     ) -> HTMLResponse:
         """The table as this viewer sees it: the whole page, or the board
         fragment for HTMX (with `error` on top, if any). `email`: the seat's
         e-mail form as a refused post left it; `your_name`: the invitation's
         «Tu nombre» as a refused post left it (else the name this browser
-        last sat down with)."""
+        last sat down with); `said`: a form's answer, said beside it."""
         device = device_of(self.request)
         try:
             page, kinds, elsewhere = self._read()
@@ -175,7 +183,7 @@ class Visit:
             return refusal(self.request, exc)
         watching = self.request.query_params.get("mirar") == "1"
         if fragment:
-            return html_response(self._board(page, kinds, elsewhere, error))
+            return html_response(self._board(page, kinds, elsewhere, error, said))
         url = invite_url(self.request, self.ctx, self.invite)
         # a seat a code just brought here (`follow`'s redirect) says so
         arrived = page.you is not None and self.request.query_params.get("llegada") == "1"
@@ -198,6 +206,7 @@ class Visit:
             your_name=your_name,
             elsewhere=elsewhere,
             arrived=arrived,
+            said=said,
         )
         return html_response(body, status_code)
 
@@ -216,6 +225,7 @@ class Visit:
         kinds: frozenset[NoticeKind] | None,
         elsewhere: Elsewhere | None,
         error: str | None = None,
+        said: Said | None = None,
     ) -> str:
         return render_board(
             page,
@@ -227,6 +237,7 @@ class Visit:
             watching=self.request.query_params.get("mirar") == "1",
             confirm_moves=self.confirm,
             elsewhere=elsewhere,
+            said=said,
         )
 
     def board_now(self) -> tuple[int, str]:
@@ -237,24 +248,34 @@ class Visit:
         page, kinds, elsewhere = self._read()
         return page.version, self._board(page, kinds, elsewhere)
 
-    async def answer(self, change: Callable[[], object]) -> Response:
+    async def answer(
+        self,
+        change: Callable[[], object],
+        form: str | None = None,
+        saying: Callable[[Any], Said] | None = None,
+    ) -> Response:
         """Make a change to the table for this viewer's seat. HTMX gets the
         fresh board (or the same board with the refusal on top); a plain form
         post is redirected (303) to the table page, or shown the page with
         the message. Once the change is made, the other pages' streams (woken
         by its commit) render and send their boards before this answer's is
-        rendered: the seat that moved hears of it last, as its streams do."""
+        rendered: the seat that moved hears of it last, as its streams do.
+        `form` ("chat"): a refusal is said beside that form; `saying`: what
+        its answer says of the change made (HTMX: a plain post redirects)."""
         try:
-            change()
+            done = change()
         except (ServiceError, InputError) as exc:
             message = self.refusal_text(exc)
             status_code = exc.status if isinstance(exc, ServiceError) else 422
             if isinstance(exc, NotFound):
                 return error_page(message, 404, lang=self.lang, limits=self.limits)
-            return self.show(error=message, status_code=status_code, fragment=self.htmx)
+            said = None if form is None else Said(form, error=message)
+            error = None if said else message
+            return self.show(error, status_code, self.htmx, said=said)
         await asyncio.sleep(0)  # the other pages first (`live.streams.acting`)
         if self.htmx:
-            return self.show(fragment=True)
+            said = saying(done) if saying else None if form is None else Said(form)
+            return self.show(fragment=True, said=said)
         return RedirectResponse(f"/t/{self.invite}", status_code=303)
 
 
@@ -505,9 +526,10 @@ async def rematch(
 @router.post("/t/{invite}/chat")
 async def chat(
     here: VisitDep,
-    text: Annotated[str, Form(max_length=2000)] = "",
+    # any length: the service refuses one over `chat_max_length` in words
+    text: Annotated[str, Form()] = "",
 ) -> Response:
-    return await here.answer(lambda: here.service.chat(here.invite, here.token, text))
+    return await here.answer(lambda: here.service.chat(here.invite, here.token, text), "chat")
 
 
 @router.post("/t/{invite}/notices")
@@ -516,7 +538,8 @@ async def choose_notices(
     kinds: Annotated[list[str], Form(max_length=32)] = [],  # noqa: B006 (FastAPI copies it)
 ) -> Response:
     """Which notices this browser's seat hears of: the kinds checked."""
-    return await here.answer(lambda: here.service.choose_notices(here.invite, here.token, kinds))
+    chosen = partial(here.service.choose_notices, here.invite, here.token, kinds)
+    return await here.answer(chosen, "notices", lambda saved: Said("notices", saved=saved))
 
 
 @router.post("/t/{invite}/design")

@@ -2,13 +2,15 @@
 quote, `PageLimits`), with its gettext and the catalog of words (`say`,
 `say_html`) installed, and the renderers of pages. Templates are pages with
 named blocks (jinja2-fragments): `table.html` renders the whole page, or
-only its `board` and `chat` blocks for an HTMX swap.
+only its `board` and `chat` blocks (and `said`, a form's answer) for an
+HTMX swap.
 """
 
 from __future__ import annotations
 
 import gettext
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
@@ -17,7 +19,7 @@ from typing import Any, Final
 from babel.dates import format_datetime, format_time, format_timedelta
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments import render_blocks
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from escoba.bots import SEATABLE
 from escoba.engine import InputError, Phase
@@ -52,6 +54,17 @@ def refusal_text(exc: ServiceError | InputError, lang: str, limits: Limits | Non
     if isinstance(exc, ServiceError):
         return exc.text(lang, limits)
     return say(exc.code, lang, limits=limits, **exc.params)
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What the answer to a form of the table page says beside that form,
+    not on top of the board: `form` "chat" (its refusal `error`, or nothing:
+    a line sent clears it) or "notices" (the kinds `saved`, or a refusal)."""
+
+    form: str
+    error: str | None = None
+    saved: frozenset[NoticeKind] | None = None
 
 
 def moment_tag(moment: datetime, now: datetime, lang: str, kind: str = "ago") -> Markup:
@@ -131,6 +144,7 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         robot_labels={key: robot.display_name for key, robot in SEATABLE.items()},
         robot_levels={key: robot.level for key, robot in SEATABLE.items()},
         who=lambda name, robot=False: who(name, robot, lang),
+        and_words=lambda items: and_list([escape(i) for i in items], lang),
         # `levels`: each robot's level after its mark (seats with a `robot` key)
         who_list=lambda seats, marks=True, levels=False: and_list(
             [
@@ -194,6 +208,7 @@ def table_context(
     your_name: str | None = None,
     elsewhere: Elsewhere | None = None,
     arrived: bool = False,
+    said: Said | None = None,
 ) -> dict[str, Any]:
     """`notice_kinds`: what the viewer's seat hears of (None: no seat);
     `email`: the seat's e-mail form (`email_seats.EmailForm`), when the
@@ -202,8 +217,10 @@ def table_context(
     what the invitation's «Tu nombre» starts with; `elsewhere`: the
     viewer's other tables waiting for them (None: a browser with no
     device, so no «Mis mesas» either); `arrived`: the viewer's seat came to
-    this browser by a code just now (the page says so)."""
+    this browser by a code just now (the page says so); `said`: a form's
+    answer, said beside it."""
     return {
+        "said": said,
         "arrived": arrived,
         "your_name": your_name,
         "elsewhere": elsewhere,
@@ -250,4 +267,6 @@ def render_board(
     HTMX request (a refresh after an SSE «update», or an action) gets back."""
     context = table_context(page, design, lang=lang, limits=limits, **extra)
     env = environment(lang, limits)
-    return str(render_blocks(env, "table.html", ["board", "chat"], **context))
+    said = extra.get("said")
+    blocks = ["board", "chat", "said"] if said and said.form == "chat" else ["board", "chat"]
+    return str(render_blocks(env, "table.html", blocks, fragment=True, **context))

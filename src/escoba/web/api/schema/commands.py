@@ -153,7 +153,11 @@ class RematchIn(VersionIn):
 
 
 class ChatIn(StrictIn):
-    text: str = Field(max_length=2000)
+    # no length of its own: a line over the settings' limit, however long
+    # (the body's limit aside), is refused in words (`chat_too_long`)
+    text: str = Field(
+        description="The line; one over the server's `chat_max_length` is refused: chat_too_long."
+    )
 
 
 NoticeKindName = Literal["turn", "round", "end", "absence", "warning", "expiry", "chat"]
