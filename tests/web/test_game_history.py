@@ -18,6 +18,7 @@ from escoba import engine as eng
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
+from escoba.web.table.analyses import analyse_position
 
 from .conftest import first_legal
 from .helpers import Player, move_seat, play_until_over, server_state, service_of, text_of
@@ -147,20 +148,29 @@ def test_the_analyses_of_a_game_replaced_by_a_rematch_run_and_stay_readable(
     rounds = [s.number for s in first.finished_rounds]
     ana.command("/rematch")  # before any analysis ran
     service = service_of(client)
-    assert service.analyse_queued() == len(rounds)  # the old game's rounds, not dropped
-    for n in rounds:
-        r = api(client, f"/{i}/games/1/rounds/{n}/analysis")
-        assert r.status_code == 200, r.text
-        data = r.json()
-        assert data["status"] == "done" and data["analysis"]["round"] == n
-        assert len(data["analysis"]["steps"]) == len(first.finished_rounds[n - 1].actions)
+    pending = service.pending_analyses()
+    assert len(pending) == len(rounds)  # the old game's rounds, queued
+    jobs = [service.claim_analysis(row) for row in pending]  # none dropped
+    assert [job.summary if job else None for job in jobs] == list(first.finished_rounds)
+    job = jobs[0]
+    assert job is not None
+    steps = [analyse_position(s, action, n, WORLDS) for n, s, action in job.positions]
+    service.finish_analysis(job, steps)  # round 1's, as the runner does it
+    r = api(client, f"/{i}/games/1/rounds/1/analysis")
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["status"] == "done" and data["analysis"]["round"] == 1
+    assert len(data["analysis"]["steps"]) == len(first.finished_rounds[0].actions)
+    if len(rounds) > 1:  # the others still running: said so, at their own address
+        later = api(client, f"/{i}/games/1/rounds/{rounds[1]}/analysis").json()
+        assert later["status"] == "running" and later["analysis"] is None
     block = client.get(f"/t/{i}/partidas/1/ronda/1/analisis?paso=1")
     assert block.status_code == 200
     links = re.findall(r'href="(/t/[^"]+)"', block.text)
-    assert links and all(link.startswith(f"/t/{i}/partidas/1/ronda/1?paso=") for link in links)
+    assert all(link.startswith(f"/t/{i}/partidas/1/ronda/1?paso=") for link in links)
     game = client.get(f"/t/{i}/partidas/1/analisis")
     assert game.status_code == 200 and "El análisis de Luna" in game.text
-    assert "is-running" not in game.text
+    assert f'hx-get="/t/{i}/partidas/1/analisis"' in game.text or len(rounds) == 1
     # the replay shows it too, under the game's own address
     replay = client.get(f"/t/{i}/partidas/1/ronda/1?paso=1")
     assert 'id="analisis"' in replay.text
@@ -264,3 +274,17 @@ def test_my_tables_and_the_end_screen_link_to_the_tables_games(client: TestClien
     home = browser.get("/").text
     line = home[home.index(f'data-invite="{ana.invite}"') :]
     assert f'href="/t/{ana.invite}/partidas"' in line[: line.index("</li>")]
+
+
+def test_a_game_ended_by_expiry_stays_readable(client: TestClient, clock: ManualClock) -> None:
+    r = client.post("/api/tables", json={"name": "Ana", "rules": {"target": 15}})
+    ana = Player(client, r.json()["invite"], r.json()["token"])
+    ana.command("/robots", robot="tito")
+    ana.command("/start")
+    service = service_of(client)
+    clock.advance(days=service.settings.expiry_days + 1)
+    assert service.expire() == 1
+    game = api(client, f"/{ana.invite}/games").json()["games"][0]
+    assert game["status"] == "finished" and game["result"]["reason"] == "expired"
+    assert api(client, f"/{ana.invite}/games/1/record").status_code == 200
+    assert client.get(f"/t/{ana.invite}/partidas/1").status_code == 200
