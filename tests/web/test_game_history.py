@@ -259,7 +259,7 @@ def test_past_games_are_rebuilt_from_the_log_by_a_process_that_never_saw_them(
     service = service_of(client)
     service.__dict__.pop("_past_games", None)  # this process forgets them
     played = service.played_game(ana.invite, 1)
-    assert played.state == first and not played.in_play
+    assert played.state == first and not played.current
     assert played.names == ("Ana", "Tito") and played.robots == frozenset({1})
     assert isinstance(played.state, eng.GameState)
 

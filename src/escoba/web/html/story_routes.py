@@ -10,6 +10,10 @@ print: every round's plays in words and its points.
     GET /t/{invite}/ronda/{n}/analisis?paso=k   step k's analysis block (htmx)
     GET /t/{invite}/analisis             the game's analysis block (htmx)
 
+Each but the first is also a game's own page, under `/t/{invite}/partidas/{n}`
+(escoba.web.html.game_pages): these paths tell the game in play, those any
+game the table played, a rematch's predecessors included.
+
 Anyone with the table's link may open them, as they may watch the table:
 a replay tells only finished rounds, the record and its page only a
 finished game.

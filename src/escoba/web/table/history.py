@@ -93,7 +93,7 @@ class PlayedGame:
     names: tuple[str, ...]  # by engine seat
     robots: frozenset[int]  # engine seats a robot plays
     positions: tuple[int, ...]  # lobby position by engine seat
-    in_play: bool  # the table's current game (the one its own pages show)
+    current: bool  # the table's current game (the one its own pages show)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +207,7 @@ class GameHistory(CommandPath):
                     s.game_seat for s in seated if s.robot is not None and s.game_seat is not None
                 ),
                 positions=tuple(s.position for s in seated),
-                in_play=True,
+                current=True,
             )
         if not 1 <= number < table.game_number:
             raise NotFound("no_such_game")
@@ -222,7 +222,7 @@ class GameHistory(CommandPath):
                 i for i, s in enumerate(seats) if s is not None and s.robot is not None
             ),
             positions=past.positions,
-            in_play=False,
+            current=False,
         )
 
     def played_game(self, invite: str, number: int | None = None) -> PlayedGame:
@@ -279,15 +279,3 @@ def _line(
         began=moments[0],
         ended=moments[1] if over else None,
     )
-
-
-def side_names(line: GameLine) -> tuple[tuple[str, ...], ...]:
-    """Each side's players' names, by side."""
-    sides = len(line.totals)
-    return tuple(
-        tuple(line.names[s] for s in seats_of_side(side, line.players)) for side in range(sides)
-    )
-
-
-def positions_named(games: TableGames) -> dict[int, str]:
-    return {p: n for p, n, _ in games.seats}

@@ -5,7 +5,10 @@ round, play by play.
 
 Everything here is told from what the table already keeps: the finished
 rounds of the game in play (`TableStore`) and, for the games before it, the
-server's action log replayed through the engine. Nothing new is stored.
+server's action log replayed through the engine (the series here; each such
+game whole in escoba.web.table.history, whose reads by number these take:
+a game before a rematch keeps its story, replays and record). Nothing new
+is stored.
 
 **Who a side of a series is.** A table's seats are taken in the lobby and
 never change afterwards (a rematch is played by the same people, at the
@@ -15,13 +18,14 @@ two players; when the pairs change between games (CAMBIAR), the two partners
 of the game in play may have won different numbers of games, and the
 series then names each of them with their own count.
 
-**What may be seen.** A replay tells only a finished round of the game in
-play: every card dealt in it was played, so it holds no card that was hidden
-from anyone at the table; and each step shows only what had been played up
-to it (the engine's `round_steps`). The record is the JSON API's: only once
-the game is over; so is its readable page, which tells a round cut short
-(a game ended by leaving or absence) by its public part alone: the table
-dealt face up and the plays made, never a hand.
+**What may be seen.** A replay tells only a finished round of a game (the
+one in play, or one before it): every card dealt in it was played, so it
+holds no card that was hidden from anyone at the table; and each step
+shows only what had been played up to it (the engine's `round_steps`).
+The record is the JSON API's: only once the game is over; so is its
+readable page, which tells a round cut short (a game ended by leaving or
+absence) by its public part alone: the table dealt face up and the plays
+made, never a hand.
 """
 
 from __future__ import annotations
@@ -63,7 +67,8 @@ SERIES_CACHE = 1024  # tables whose earlier games' winners are kept (a few ints 
 
 @dataclass(frozen=True, slots=True)
 class RoundReplay:
-    """A finished round of the game in play, for the replay page."""
+    """A finished round of a game (the one in play or one before it), for
+    the replay page."""
 
     invite: str
     names: tuple[str, ...]  # by engine seat
