@@ -1,6 +1,7 @@
 """Nothing finished becomes unreadable (issue 34, point 5), in a real
-browser on a phone (390×844): after JUGAR LA REVANCHA, the link of the game
-bar leads to the table's games, and the first game's link to its story."""
+browser on a phone (390×844): the end screen links to the table's games;
+after JUGAR LA REVANCHA the link under the new game leads there, and the
+first game's link to its story and its rounds' replays."""
 
 from __future__ import annotations
 
@@ -35,10 +36,10 @@ def test_after_a_rematch_the_first_game_s_story_is_two_taps_away(
         games = page.locator(".winner #games-link")
         expect(games).to_have_attribute("href", f"/t/{seat.invite}/partidas")
         page.get_by_role("button", name="JUGAR LA REVANCHA").click()
-        bar_link = page.locator("#board #games-link")
-        expect(bar_link).to_be_visible()
+        games_link = page.locator("#board .games-note #games-link")
+        expect(games_link).to_be_visible()
         expect(page.locator(".winner")).to_have_count(0)  # the new game is on
-        bar_link.click()
+        games_link.click()
         expect(page).to_have_url(f"{server.url}/t/{seat.invite}/partidas")
         expect(page.locator("#games-title")).to_have_text("Partidas de la mesa")
         first = page.locator("#partida-1")

@@ -288,3 +288,5 @@ def test_a_game_ended_by_expiry_stays_readable(client: TestClient, clock: Manual
     assert game["status"] == "finished" and game["result"]["reason"] == "expired"
     assert api(client, f"/{ana.invite}/games/1/record").status_code == 200
     assert client.get(f"/t/{ana.invite}/partidas/1").status_code == 200
+    page = TestClient(client.app).get(f"/t/{ana.invite}").text  # «La mesa expiró»
+    assert f'href="/t/{ana.invite}/partidas"' in page
