@@ -13,10 +13,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
 
 from escoba import engine as eng
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
+from escoba.web.base.errors import NotFound
+from escoba.web.base.models import ActionLogRow
 from escoba.web.base.settings import Settings
 from escoba.web.table.analyses import analyse_position
 
@@ -290,3 +293,25 @@ def test_a_game_ended_by_expiry_stays_readable(client: TestClient, clock: Manual
     assert client.get(f"/t/{ana.invite}/partidas/1").status_code == 200
     page = TestClient(client.app).get(f"/t/{ana.invite}").text  # «La mesa expiró»
     assert f'href="/t/{ana.invite}/partidas"' in page
+
+
+def test_a_game_whose_log_does_not_rebuild_is_a_404_and_the_list_goes_on(
+    client: TestClient,
+) -> None:
+    ana = short_game(client)
+    ana.command("/rematch")
+    service = service_of(client)
+    with service.db.write() as conn:  # game 1's start gone: nothing to rebuild it from
+        conn.execute(
+            delete(ActionLogRow.__table__).where(
+                ActionLogRow.game_number == 1, ActionLogRow.kind == "start"
+            )
+        )
+    service.__dict__.pop("_past_games", None)
+    with pytest.raises(NotFound):
+        service.played_game(ana.invite, 1)
+    assert [g.number for g in service.table_games(ana.invite).games] == [2]
+    r = api(client, f"/{ana.invite}/games/1/record")
+    assert r.status_code == 404 and r.json()["error"] == "no_such_game"
+    assert client.get(f"/t/{ana.invite}/partidas/1").status_code == 404
+    assert client.get(f"/t/{ana.invite}/partidas").status_code == 200

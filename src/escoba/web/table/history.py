@@ -193,6 +193,12 @@ class GameHistory(CommandPath):
     def _game_of(self, conn: Connection, invite: str, number: int | None) -> PlayedGame:
         """Game `number` of the table (None: the one in play), in `conn`."""
         table, state = self.store.read_invite(conn, invite)
+        return self._game_at(conn, table, state, number)
+
+    def _game_at(
+        self, conn: Connection, table: TableRecord, state: GameState | None, number: int | None
+    ) -> PlayedGame:
+        """Game `number` of `table`, whose committed state is `state`."""
         by_position = {s.position: s for s in table.seats}
         if number is None or number == table.game_number:
             seated = sorted(
@@ -235,12 +241,17 @@ class GameHistory(CommandPath):
         """Every game of the table, first to last, with their results and
         moments, and the series they make."""
         with self.db.snapshot() as conn:
-            table, _ = self.store.read_invite(conn, invite)
+            table, state = self.store.read_invite(conn, invite)
             moments = {
                 r.game_number: (r.began, r.last)
                 for r in conn.execute(_GAME_MOMENTS, {"table_id": table.id})
             }
-            games = [self._game_of(conn, invite, n) for n in range(1, table.game_number + 1)]
+            games = []
+            for n in range(1, table.game_number + 1):
+                try:
+                    games.append(self._game_at(conn, table, state, n))
+                except NotFound:  # a log the engine cannot replay: the others still listed
+                    continue
         lines = tuple(_line(g, table, moments.get(g.number, (None, None))) for g in games)
         wins = {s.position: 0 for s in table.seats}
         for line in lines:
