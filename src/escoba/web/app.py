@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
 from escoba.web.api import docs as apidocs
+from escoba.web.api import game_routes as api_games
 from escoba.web.api import routes as api
 from escoba.web.base import assets
 from escoba.web.base.clock import Clock, SystemClock
@@ -41,6 +42,7 @@ from escoba.web.html import (
     push_routes,
     routes,
 )
+from escoba.web.html.game_pages import router as games_router
 from escoba.web.html.lesson_routes import router as lesson_router
 from escoba.web.html.story_routes import router as story_router
 from escoba.web.live.bridges import Hub, make_bridge
@@ -348,10 +350,12 @@ def create_app(
 
     app.include_router(ops.router)
     app.include_router(api.router)
+    app.include_router(api_games.router)
     app.include_router(email_routes.api_router)
     app.include_router(apidocs.router)
     app.include_router(routes.router)
     app.include_router(story_router)
+    app.include_router(games_router)
     app.include_router(email_routes.router)
     app.include_router(push_routes.router)
     app.include_router(device_routes.router)

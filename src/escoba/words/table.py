@@ -51,10 +51,15 @@ TABLE: Final = {
     # the replay of a round (escoba.web.html.story_routes)
     "no_round_title": sentence("No hay repetición"),
     "no_round": sentence(
-        "Solo se pueden repetir las rondas terminadas de la partida en juego, "
+        "Solo se pueden repetir las rondas terminadas de una partida, "
         "y esa no lo es. Vuelve a la mesa: el resumen de cada ronda lleva a su repetición."
     ),
     "no_step": sentence("Esa jugada no está en la repetición de la ronda."),
+    # a table's games by number (escoba.web.table.history)
+    "no_such_game_title": sentence("No hay tal partida"),
+    "no_such_game": sentence(
+        "Esta mesa no jugó una partida con ese número. La lista de sus partidas lleva a cada una."
+    ),
     "no_rematch": sentence(
         "No hay revancha después de un abandono, una ausencia o una mesa vencida."
     ),

@@ -50,6 +50,7 @@ from escoba.web.api.schema import (
 )
 from escoba.web.base.errors import Conflict, Forbidden
 from escoba.web.frame.deps import AppContext, bearer_token, public_base_url
+from escoba.web.table.analyses import AnalysisRead
 from escoba.web.table.lobby import Joined
 from escoba.web.table.notice import NoticeKind
 from escoba.web.table.pages import ChatLine, TablePage
@@ -425,7 +426,7 @@ async def read_chat(
         int, Query(ge=0, le=MAX_ID, description="Only the lines after this chat line id.")
     ] = 0,
 ) -> list[ChatOut]:
-    _require_seat_if_named(service, invite, token)
+    require_seat_if_named(service, invite, token)
     return [_chat_out(line) for line in service.chat_lines(invite, after)]
 
 
@@ -474,7 +475,7 @@ def _notices_json(kinds: frozenset[NoticeKind]) -> Response:
 )
 async def record(invite: Invite, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     """The game record (`escoba-record/1`) once the game is over."""
-    _require_seat_if_named(service, invite, token)
+    require_seat_if_named(service, invite, token)
     return service.record(invite)
 
 
@@ -496,8 +497,12 @@ async def round_analysis(
     computes it, `status` and the progress say how far it is. The round in
     play is refused (409 `round_in_play`), a round the game does not have
     is 404 `no_round`."""
-    _require_seat_if_named(service, invite, token)
-    read = service.round_analysis(invite, number)
+    require_seat_if_named(service, invite, token)
+    return analysis_json(service.round_analysis(invite, number))
+
+
+def analysis_json(read: AnalysisRead) -> Response:
+    """A round's analysis as `AnalysisOut` says it."""
     return _json(
         {
             "round": read.round,
@@ -509,7 +514,7 @@ async def round_analysis(
     )
 
 
-def _require_seat_if_named(service: TableService, invite: str, token: str | None) -> None:
+def require_seat_if_named(service: TableService, invite: str, token: str | None) -> None:
     """Anyone may read without a token; a token that holds no seat here is
     refused as a command refuses it, not quietly read as a spectator's."""
     if token is not None and service.seat_for(invite, token) is None:

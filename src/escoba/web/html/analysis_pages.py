@@ -74,17 +74,22 @@ class RoundAnalysisBlock:
     verdict: StepVerdict | None  # None for the deal, the end, or while it runs
     marked: tuple[MarkedStep, ...]  # the round's marked steps, in order
     seats: tuple[str, ...]  # «Ana regaló 1,5 puntos en la ronda.»
+    base: str = ""  # the game's pages' path: /t/{invite}, or /t/{invite}/partidas/{n}
 
     @property
     def url(self) -> str:
-        return f"/t/{self.invite}/ronda/{self.round}/analisis?paso={self.step}"
+        return f"{self.base}/ronda/{self.round}/analisis?paso={self.step}"
 
     @property
     def running(self) -> bool:
         return self.status != "done"
 
 
-def round_block(read: AnalysisRead, step: int, design: Design, lang: str) -> RoundAnalysisBlock:
+def round_block(
+    read: AnalysisRead, step: int, design: Design, lang: str, base: str | None = None
+) -> RoundAnalysisBlock:
+    """Step `step`'s block; `base` is the path of the game's pages (by
+    default the game in play's, `/t/{invite}`)."""
     analysis = read.analysis
     verdict = None
     marked: tuple[MarkedStep, ...] = ()
@@ -118,6 +123,7 @@ def round_block(read: AnalysisRead, step: int, design: Design, lang: str) -> Rou
         verdict=verdict,
         marked=marked,
         seats=seats,
+        base=f"/t/{read.invite}" if base is None else base,
     )
 
 
@@ -129,8 +135,9 @@ class CostlyPlay:
     mark: str | None
     mark_label: str | None
 
-    def href(self, invite: str) -> str:
-        return f"/t/{invite}/ronda/{self.round}?paso={self.step}#analisis"
+    def href(self, base: str) -> str:
+        """Its step of the replay, under `base` (the game's pages' path)."""
+        return f"{base}/ronda/{self.round}?paso={self.step}#analisis"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +159,7 @@ class GameAnalysisBlock:
     done: int  # actions weighed, over every round
     total: int
     players: tuple[PlayerAnalysis, ...]
+    base: str = ""  # the game's pages' path: /t/{invite}, or /t/{invite}/partidas/{n}
 
     @property
     def running(self) -> bool:
@@ -159,10 +167,12 @@ class GameAnalysisBlock:
 
     @property
     def url(self) -> str:
-        return f"/t/{self.invite}/analisis"
+        return f"{self.base}/analisis"
 
 
-def game_block(invite: str, reads: tuple[AnalysisRead, ...], lang: str) -> GameAnalysisBlock:
+def game_block(
+    invite: str, reads: tuple[AnalysisRead, ...], lang: str, base: str | None = None
+) -> GameAnalysisBlock:
     done = [r.analysis for r in reads if r.analysis is not None]
     players: tuple[PlayerAnalysis, ...] = ()
     if done:
@@ -193,6 +203,7 @@ def game_block(invite: str, reads: tuple[AnalysisRead, ...], lang: str) -> GameA
         done=sum(r.done for r in reads),
         total=sum(r.total for r in reads),
         players=players,
+        base=f"/t/{invite}" if base is None else base,
     )
 
 

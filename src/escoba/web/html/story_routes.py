@@ -10,6 +10,10 @@ print: every round's plays in words and its points.
     GET /t/{invite}/ronda/{n}/analisis?paso=k   step k's analysis block (htmx)
     GET /t/{invite}/analisis             the game's analysis block (htmx)
 
+Each but the first is also a game's own page, under `/t/{invite}/partidas/{n}`
+(escoba.web.html.game_pages): these paths tell the game in play, those any
+game the table played, a rematch's predecessors included.
+
 Anyone with the table's link may open them, as they may watch the table:
 a replay tells only finished rounds, the record and its page only a
 finished game.
@@ -79,6 +83,9 @@ class ReplayPage:
     escoba: str | None  # «¡ESCOBA!» / «¡ESCOBA DOBLE!»
     totals: tuple[tuple[Markup, int, int], ...]  # at the end: side, points, total
     leftover_check: str | None = None  # at the end: «Cuenta de los restos: suman 25 = 10 + 15 (…)»
+    base: str = ""  # the game's pages' path: /t/{invite}, or /t/{invite}/partidas/{n}
+    game_number: int = 0
+    game_over: bool = False
 
     @property
     def notations(self) -> str:
@@ -147,8 +154,11 @@ def _step_label(step: RoundStep, plays: int, lang: str) -> str:
     return tr.gettext("Jugada %(k)s de %(n)s") % {"k": step.number, "n": plays}
 
 
-def replay_page(replay: RoundReplay, number: int, design: Design, lang: str) -> ReplayPage:
-    """Step `number` of the round (NotFound past its ends)."""
+def replay_page(
+    replay: RoundReplay, number: int, design: Design, lang: str, base: str | None = None
+) -> ReplayPage:
+    """Step `number` of the round (NotFound past its ends); `base` is the
+    path of the game's pages (by default the game in play's)."""
     story = replay.story
     if not 0 <= number < len(story.steps):
         raise NotFound("no_step")
@@ -200,6 +210,9 @@ def replay_page(replay: RoundReplay, number: int, design: Design, lang: str) -> 
         escoba=escoba,
         totals=totals,
         leftover_check=_leftover_check(step.taken, lang) if step.kind == "end" else None,
+        base=f"/t/{replay.invite}" if base is None else base,
+        game_number=replay.game_number,
+        game_over=replay.game_over,
     )
 
 
@@ -246,6 +259,7 @@ class RecordPage:
     result: Markup
     overview: GameRounds
     rounds: tuple[RecordRound, ...]
+    base: str = ""  # the game's pages' path: /t/{invite}, or /t/{invite}/partidas/{n}
 
 
 def _on_table(cards: tuple[Card, ...], design: Design, lang: str) -> Markup | None:
@@ -322,7 +336,9 @@ def _cut_short(
     )
 
 
-def record_page(game: GameStory, design: Design, lang: str, limits: Limits) -> RecordPage:
+def record_page(
+    game: GameStory, design: Design, lang: str, limits: Limits, base: str | None = None
+) -> RecordPage:
     names = _names(game, lang)
     sides = tuple(side_name(side, game.players, names, lang) for side in range(len(game.totals)))
     rounds = [
@@ -344,6 +360,7 @@ def record_page(game: GameStory, design: Design, lang: str, limits: Limits) -> R
             labels=sides, rows=game.points, winners=game.result.winners, yours=None
         ),
         rounds=tuple(rounds),
+        base=f"/t/{game.invite}" if base is None else base,
     )
 
 
@@ -374,7 +391,7 @@ def _not_found(here: Visit, code: str) -> HTMLResponse:
         back_url=f"/t/{here.invite}",
         lang=here.lang,
         limits=here.limits,
-        title="no_round_title",
+        title="no_such_game_title" if code == "no_such_game" else "no_round_title",
     )
 
 
@@ -388,18 +405,30 @@ async def last_round_replay(here: VisitDep) -> Response:
     return RedirectResponse(f"/t/{here.invite}/ronda/{number}", status_code=303)
 
 
+def game_base(invite: str, game: int | None) -> str:
+    """The path of a game's pages: the game in play's (`/t/{invite}`), or a
+    game's own address (`/t/{invite}/partidas/{n}`)."""
+    return f"/t/{invite}" if game is None else f"/t/{invite}/partidas/{game}"
+
+
 @router.get("/t/{invite}/ronda/{number}", response_class=HTMLResponse)
 async def round_replay(here: VisitDep, number: str, paso: str | None = None) -> HTMLResponse:
     """One step of a finished round: `paso` 0 is the deal, the last its end."""
+    return replay_response(here, None, number, paso)
+
+
+def replay_response(here: Visit, game: int | None, number: str, paso: str | None) -> HTMLResponse:
+    """Step `paso` of round `number` of game `game` (None: the game in play)."""
     round_number = _whole_number(number, 0)
     step = _whole_number(paso, 0)
     if round_number is None:
         return _not_found(here, "no_round")
+    base = game_base(here.invite, game)
     try:
-        replay = here.service.round_replay(here.invite, round_number)
+        replay = here.service.round_replay(here.invite, round_number, game)
         if step is None:
             raise NotFound("no_step")
-        model = replay_page(replay, step, here.design, here.lang)
+        model = replay_page(replay, step, here.design, here.lang, base)
     except ServiceError as exc:
         return _refused(here, exc)
     body = render_page(
@@ -407,11 +436,11 @@ async def round_replay(here: VisitDep, number: str, paso: str | None = None) -> 
         here.lang,
         here.limits,
         r=model,
-        a=_analysis_block(here, model.round_number, model.step),
+        a=_analysis_block(here, model.round_number, model.step, game, base),
         design=here.design,
         notation=NOTATION.__getitem__,
         back_focus=here.request.query_params.get("ir"),
-        next_path=f"/t/{here.invite}/ronda/{model.round_number}?paso={model.step}",
+        next_path=f"{base}/ronda/{model.round_number}?paso={model.step}",
     )
     return html_response(body)
 
@@ -420,8 +449,13 @@ async def round_replay(here: VisitDep, number: str, paso: str | None = None) -> 
 async def record_file(here: VisitDep) -> Response:
     """The game record (escoba-record/1) as a file: the JSON API's record,
     given only once the game is over."""
+    return record_file_response(here, None)
+
+
+def record_file_response(here: Visit, game: int | None) -> Response:
+    """The record of game `game` (None: the game in play) as a file."""
     try:
-        record, game_number = here.service.record_file(here.invite)
+        record, game_number = here.service.record_file(here.invite, game)
     except ServiceError as exc:
         if isinstance(exc, NotFound):
             return refusal(here.request, exc)
@@ -441,17 +475,23 @@ async def record_file(here: VisitDep) -> Response:
 async def game_record_page(here: VisitDep) -> HTMLResponse:
     """The game told whole, to read and to print: every round's plays in
     words and its points (the record file's game, once it is over)."""
+    return record_page_response(here, None)
+
+
+def record_page_response(here: Visit, game: int | None) -> HTMLResponse:
+    """Game `game` (None: the game in play) told whole."""
+    base = game_base(here.invite, game)
     try:
-        game = here.service.game_story(here.invite)
+        story = here.service.game_story(here.invite, game)
     except ServiceError as exc:
         return _refused(here, exc)
     body = render_page(
         "record.html",
         here.lang,
         here.limits,
-        rec=record_page(game, here.design, here.lang, here.limits),
+        rec=record_page(story, here.design, here.lang, here.limits, base),
         design=here.design,
-        next_path=f"/t/{here.invite}/partida",
+        next_path=f"{base}/partida" if game is None else base,
     )
     return html_response(body)
 
@@ -460,13 +500,15 @@ async def game_record_page(here: VisitDep) -> HTMLResponse:
 # The analysis (escoba.web.html.analysis_pages)
 
 
-def _analysis_block(here: Visit, round_number: int, step: int) -> RoundAnalysisBlock | None:
+def _analysis_block(
+    here: Visit, round_number: int, step: int, game: int | None, base: str
+) -> RoundAnalysisBlock | None:
     """The replay's analysis block; None where there is none to tell."""
     try:
-        read = here.service.round_analysis(here.invite, round_number)
+        read = here.service.round_analysis(here.invite, round_number, game)
     except ServiceError:
         return None
-    return round_block(read, step, here.design, here.lang)
+    return round_block(read, step, here.design, here.lang, base)
 
 
 @router.get("/t/{invite}/ronda/{number}/analisis", response_class=HTMLResponse)
@@ -475,19 +517,26 @@ async def round_analysis_block(
 ) -> HTMLResponse:
     """The analysis block of step `paso` of a round's replay: what the
     replay's page asks for every 2 s while the analysis runs."""
+    return round_analysis_response(here, None, number, paso)
+
+
+def round_analysis_response(
+    here: Visit, game: int | None, number: str, paso: str | None
+) -> HTMLResponse:
+    """The analysis block of a step of game `game` (None: the game in play)."""
     round_number = _whole_number(number, 0)
     step = _whole_number(paso, 0)
     if round_number is None or step is None:
         return _not_found(here, "no_round")
     try:
-        read = here.service.round_analysis(here.invite, round_number)
+        read = here.service.round_analysis(here.invite, round_number, game)
     except ServiceError as exc:
         return _refused(here, exc)
     body = render_page(
         "_analysis.html",
         here.lang,
         here.limits,
-        a=round_block(read, step, here.design, here.lang),
+        a=round_block(read, step, here.design, here.lang, game_base(here.invite, game)),
     )
     return html_response(body)
 
@@ -496,14 +545,19 @@ async def round_analysis_block(
 async def game_analysis_block(here: VisitDep) -> HTMLResponse:
     """The game's analysis at its end: each player's points given away per
     round and their three costliest plays (a link to each one's step)."""
+    return game_analysis_response(here, None)
+
+
+def game_analysis_response(here: Visit, game: int | None) -> HTMLResponse:
+    """The analysis block of game `game` (None: the game in play)."""
     try:
-        reads = here.service.game_analyses(here.invite)
+        reads = here.service.game_analyses(here.invite, game)
     except ServiceError as exc:
         return _refused(here, exc)
     body = render_page(
         "_game_analysis.html",
         here.lang,
         here.limits,
-        g=game_block(here.invite, reads, here.lang),
+        g=game_block(here.invite, reads, here.lang, game_base(here.invite, game)),
     )
     return html_response(body)

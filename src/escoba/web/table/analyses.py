@@ -23,10 +23,11 @@ is written after each action, for the pages that show it.
 writes its progress every fraction of a second). Claiming is a conditional
 UPDATE, so two processes never run the same row.
 
-**What may be read.** Only a finished round of the game in play (every
-card in it was played face up); a round still in play is a `Conflict`
-(`round_in_play`), any other number is `NotFound`. A row whose game was
-replaced by a rematch before it ran is dropped (its replay is gone too).
+**What may be read.** Only a finished round (every card in it was played
+face up), of the game in play or of a game before it (a rematch keeps
+them: escoba.web.table.history); a round still in play is a `Conflict`
+(`round_in_play`), any other number is `NotFound`. A row queued for a game
+a rematch replaced still runs, on that game rebuilt from the log.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ from escoba.analysis import (
 from escoba.engine import Action, GameState, Phase, RecordError, RoundSummary
 from escoba.web.base.errors import Conflict, NotFound
 from escoba.web.base.models import RoundAnalysisRow
-from escoba.web.table.command_path import AfterOnly, Change, CommandPath
-from escoba.web.table.store import names
+from escoba.web.table.command_path import AfterOnly, Change
+from escoba.web.table.history import GameHistory
 
 log = logging.getLogger("escoba.analyses")
 
@@ -106,7 +107,7 @@ class AnalysisRead:
     robots: frozenset[int]
 
 
-class Analyses(CommandPath):
+class Analyses(GameHistory):
     """The service's reads and the runner's writes of `round_analyses`."""
 
     def analysis_worlds(self) -> int:
@@ -145,11 +146,18 @@ class Analyses(CommandPath):
             if claimed.rowcount != 1:
                 return None
             row = conn.execute(select(_A).where(_A.c.id == analysis_id)).one()
+        state = None
+        summary = None
         with self.db.snapshot() as conn:
             found = self.store.read(conn, "id", row.table_id)
-        state = found[1] if found is not None else None
-        summary = None
-        if found is not None and state is not None and found[0].game_number == row.game_number:
+            if found is not None and found[1] is not None:
+                table, state = found
+                if row.game_number != table.game_number:  # a game before a rematch
+                    try:
+                        state = self._past_game(conn, table, row.game_number).state
+                    except NotFound:
+                        state = None
+        if state is not None:
             summary = next((r for r in state.finished_rounds if r.number == row.round), None)
         positions = None
         if state is not None and summary is not None:
@@ -211,12 +219,15 @@ class Analyses(CommandPath):
     # ------------------------------------------------------------------
     # Reads
 
-    def round_analysis(self, invite: str, number: int) -> AnalysisRead:
-        """The analysis of round `number` of the game in play: a finished
-        round's (queued again if its row is missing: a round finished before
-        the analysis existed); Conflict for the round in play; else NotFound."""
+    def round_analysis(self, invite: str, number: int, game: int | None = None) -> AnalysisRead:
+        """The analysis of round `number` of game `game` (None: the game in
+        play): a finished round's (queued again if its row is missing: a
+        round finished before the analysis existed); Conflict for the round
+        in play; else NotFound (`no_such_game` for a game the table never
+        reached)."""
         with self.db.snapshot() as conn:
-            table, state = self.store.read_invite(conn, invite)
+            played = self._game_of(conn, invite, game)
+            table, state = played.table, played.state
             if state is None:
                 raise NotFound("no_round")
             summary = next((r for r in state.finished_rounds if r.number == number), None)
@@ -227,15 +238,12 @@ class Analyses(CommandPath):
             row = conn.execute(
                 select(_A).where(
                     _A.c.table_id == table.id,
-                    _A.c.game_number == table.game_number,
+                    _A.c.game_number == played.number,
                     _A.c.round == number,
                 )
             ).one_or_none()
         if row is None:
-            self._queue_missing(table.id, table.game_number, summary)
-        robots = frozenset(
-            s.game_seat for s in table.seats if s.robot is not None and s.game_seat is not None
-        )
+            self._queue_missing(table.id, played.number, summary)
         analysis = None
         if row is not None and row.status == "done" and row.analysis is not None:
             analysis = RoundAnalysis.from_json(row.analysis)
@@ -246,17 +254,17 @@ class Analyses(CommandPath):
             done=0 if row is None else row.done,
             total=len(summary.actions) if row is None else row.total,
             analysis=analysis,
-            names=tuple(names(table)),
-            robots=robots,
+            names=played.names,
+            robots=played.robots,
         )
 
-    def game_analyses(self, invite: str) -> tuple[AnalysisRead, ...]:
-        """Every finished round's analysis of the game in play, in order."""
-        with self.db.snapshot() as conn:
-            _, state = self.store.read_invite(conn, invite)
+    def game_analyses(self, invite: str, game: int | None = None) -> tuple[AnalysisRead, ...]:
+        """Every finished round's analysis of game `game` (None: the game in
+        play), in order."""
+        state = self.played_game(invite, game).state
         if state is None:
             return ()
-        return tuple(self.round_analysis(invite, r.number) for r in state.finished_rounds)
+        return tuple(self.round_analysis(invite, r.number, game) for r in state.finished_rounds)
 
     def _queue_missing(self, table_id: int, game_number: int, summary: RoundSummary) -> None:
         now = self.clock.now()

@@ -87,6 +87,7 @@ class ListedTable:
     on_turn: ListedSeat | None  # whose turn it is (a game being played)
     since: datetime  # the turn began (a game on); the last news (a lobby, an end)
     ended_without_winner: bool = False
+    games_over: int = 0  # its finished games (each readable at /t/{invite}/partidas)
 
     @property
     def rules_id(self) -> str | None:
@@ -409,6 +410,7 @@ def _listed(
         ended_without_winner=status == TableStatus.FINISHED
         and glance is not None
         and not glance.winners,
+        games_over=max(0, first.game_number - (status == TableStatus.PLAYING)),
     )
 
 

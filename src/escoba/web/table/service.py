@@ -18,6 +18,7 @@ Each concern lives in its own module around the one command path
 | what one viewer sees | page_building.py |
 | the other reads (record, version, log) | reads.py |
 | the game's story: rounds' points, the series, replays, the record file | story.py |
+| every game of a table by its number, rebuilt from the log | history.py |
 | which notices a seat hears of | notice_choices.py |
 | the notices time brings (warnings, absence, expiry) | notice_sweep.py |
 | «Mis mesas»: a device's tables | my_tables.py |

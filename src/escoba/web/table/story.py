@@ -5,7 +5,10 @@ round, play by play.
 
 Everything here is told from what the table already keeps: the finished
 rounds of the game in play (`TableStore`) and, for the games before it, the
-server's action log replayed through the engine. Nothing new is stored.
+server's action log replayed through the engine (the series here; each such
+game whole in escoba.web.table.history, whose reads by number these take:
+a game before a rematch keeps its story, replays and record). Nothing new
+is stored.
 
 **Who a side of a series is.** A table's seats are taken in the lobby and
 never change afterwards (a rematch is played by the same people, at the
@@ -15,13 +18,14 @@ two players; when the pairs change between games (CAMBIAR), the two partners
 of the game in play may have won different numbers of games, and the
 series then names each of them with their own count.
 
-**What may be seen.** A replay tells only a finished round of the game in
-play: every card dealt in it was played, so it holds no card that was hidden
-from anyone at the table; and each step shows only what had been played up
-to it (the engine's `round_steps`). The record is the JSON API's: only once
-the game is over; so is its readable page, which tells a round cut short
-(a game ended by leaving or absence) by its public part alone: the table
-dealt face up and the plays made, never a hand.
+**What may be seen.** A replay tells only a finished round of a game (the
+one in play, or one before it): every card dealt in it was played, so it
+holds no card that was hidden from anyone at the table; and each step
+shows only what had been played up to it (the engine's `round_steps`).
+The record is the JSON API's: only once the game is over; so is its
+readable page, which tells a round cut short (a game ended by leaving or
+absence) by its public part alone: the table dealt face up and the plays
+made, never a hand.
 """
 
 from __future__ import annotations
@@ -54,16 +58,17 @@ from escoba.engine.seats import seats_of_side
 from escoba.engine.state import RoundAction, TableTake
 from escoba.web.base.errors import Conflict, NotFound
 from escoba.web.base.models import ActionLogRow
-from escoba.web.table.command_path import CommandPath
+from escoba.web.table.history import GameHistory, PlayedGame
 from escoba.web.table.pages import RoundPoints, SeriesScore
-from escoba.web.table.store import Lru, TableRecord, names
+from escoba.web.table.store import Lru, TableRecord
 
 SERIES_CACHE = 1024  # tables whose earlier games' winners are kept (a few ints each)
 
 
 @dataclass(frozen=True, slots=True)
 class RoundReplay:
-    """A finished round of the game in play, for the replay page."""
+    """A finished round of a game (the one in play or one before it), for
+    the replay page."""
 
     invite: str
     names: tuple[str, ...]  # by engine seat
@@ -71,6 +76,7 @@ class RoundReplay:
     story: RoundStory
     finished: tuple[int, ...]  # the numbers of the game's finished rounds
     game_over: bool
+    game_number: int = 0  # its number at the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +167,7 @@ def winners_of_games(entries: Iterable[tuple[str, int, dict[str, Any]]]) -> dict
     return won
 
 
-class StoryReads(CommandPath):
+class StoryReads(GameHistory):
     """The reads of the game's story (the service's mixin)."""
 
     @cached_property
@@ -212,11 +218,11 @@ class StoryReads(CommandPath):
         decided = sum(1 for w in games if w)
         return SeriesScore(decided, tuple(sorted(wins.items())))
 
-    def round_replay(self, invite: str, number: int) -> RoundReplay:
-        """A finished round of the game in play; NotFound when there is no
-        such round, or it is not finished."""
-        with self.db.snapshot() as conn:
-            table, state = self.store.read_invite(conn, invite)
+    def round_replay(self, invite: str, number: int, game: int | None = None) -> RoundReplay:
+        """A finished round of game `game` (None: the game in play); NotFound
+        when there is no such round, or it is not finished."""
+        played = self.played_game(invite, game)
+        state = played.state
         finished = state.finished_rounds if state is not None else ()
         summary = next((s for s in finished if s.number == number), None)
         if state is None or summary is None:
@@ -226,12 +232,13 @@ class StoryReads(CommandPath):
         except RecordError as err:  # a stored round the engine refuses: a bug, told plainly
             raise NotFound("no_round") from err
         return RoundReplay(
-            invite=table.invite,
-            names=tuple(names(table)),
-            robots=robot_seats(table),
+            invite=played.table.invite,
+            names=played.names,
+            robots=played.robots,
             story=story,
             finished=tuple(s.number for s in finished),
             game_over=state.phase is Phase.GAME_OVER,
+            game_number=played.number,
         )
 
     def last_finished_round(self, invite: str) -> int:
@@ -242,10 +249,11 @@ class StoryReads(CommandPath):
             raise NotFound("no_round")
         return state.finished_rounds[-1].number
 
-    def game_story(self, invite: str) -> GameStory:
-        """The game told whole, as its readable record: only once it is over
-        (as the record file); a stored round the engine refuses is NotFound."""
-        table, state, result = self._game_over(invite, "game_story_not_ready")
+    def game_story(self, invite: str, game: int | None = None) -> GameStory:
+        """Game `game` (None: the one in play) told whole, as its readable
+        record: only once it is over (as the record file); a stored round
+        the engine refuses is NotFound."""
+        played, state, result = self._game_over(invite, game, "game_story_not_ready")
         try:
             rounds = tuple(
                 (round_story(summary, state.players, state.rules), summary)
@@ -266,10 +274,10 @@ class StoryReads(CommandPath):
                 deals=tuple(deal.last for deal in last.deals),
             )
         return GameStory(
-            invite=table.invite,
-            game_number=table.game_number,
-            names=tuple(names(table)),
-            robots=robot_seats(table),
+            invite=played.table.invite,
+            game_number=played.number,
+            names=played.names,
+            robots=played.robots,
             players=state.players,
             rules=state.rules,
             rounds=rounds,
@@ -279,22 +287,25 @@ class StoryReads(CommandPath):
             points=round_points(state),
         )
 
-    def record_file(self, invite: str) -> tuple[dict[str, Any], int]:
-        """The game record, as the JSON API gives it (only once the game is
-        over), and the table's game number, to name the file."""
-        table, state, _ = self._game_over(invite, "record_not_ready")
-        return to_record(state, names(table)), table.game_number
+    def record_file(self, invite: str, game: int | None = None) -> tuple[dict[str, Any], int]:
+        """The record of game `game` (None: the one in play), as the JSON
+        API gives it (only once the game is over), and its number, to name
+        the file."""
+        played, state, _ = self._game_over(invite, game, "record_not_ready")
+        return to_record(state, list(played.names)), played.number
 
-    def _game_over(self, invite: str, words: str) -> tuple[TableRecord, GameState, Result]:
-        """The table, its game and how it ended, once it is over; else a
+    def _game_over(
+        self, invite: str, game: int | None, words: str
+    ) -> tuple[PlayedGame, GameState, Result]:
+        """The game, its state and how it ended, once it is over; else a
         Conflict (`not_finished` said with `words`)."""
-        with self.db.snapshot() as conn:
-            table, state = self.store.read_invite(conn, invite)
+        played = self.played_game(invite, game)
+        state = played.state
         if state is None:
             raise Conflict("not_started")
         if state.result is None:
             raise Conflict("not_finished", words=words)
-        return table, state, state.result
+        return played, state, state.result
 
 
 def robot_seats(table: TableRecord) -> frozenset[int]:

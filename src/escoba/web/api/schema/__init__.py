@@ -14,8 +14,9 @@ its `legal_actions` and the game record (shared/RECORD.md).
 
 The whole contract has one face, this package, and one module per thing it
 describes: `cards` (how a card is written), `commands` (what a client sends),
-`views` (the view of a seat), `tables` (the table around it), `analysis` (a
-finished round weighed), `errors` (every refusal, by status). `/docs` shows
+`views` (the view of a seat), `tables` (the table around it), `games` (the
+games played at a table), `analysis` (a finished round weighed), `errors`
+(every refusal, by status). `/docs` shows
 it all in one place.
 
 May import: table, base (of escoba, the engine, robots and words)."""
@@ -69,6 +70,7 @@ from escoba.web.api.schema.errors import (
     ErrorOut,
     refusals,
 )
+from escoba.web.api.schema.games import GameOut, GameRoundOut, GamesOut, SeriesWinsOut
 from escoba.web.api.schema.tables import (
     CanOut,
     ChatOut,
@@ -125,6 +127,9 @@ __all__ = [
     "ErrorCode",
     "ErrorOut",
     "EvaluatorOut",
+    "GameOut",
+    "GameRoundOut",
+    "GamesOut",
     "HindsightOut",
     "JoinIn",
     "Lang",
@@ -158,6 +163,7 @@ __all__ = [
     "SeatCountsOut",
     "SeatOut",
     "SeatPublic",
+    "SeriesWinsOut",
     "SideScoreOut",
     "StepAnalysisOut",
     "StrictIn",

@@ -51,7 +51,8 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("busy", 503, "The database was busy or unreachable: nothing changed, try again."),
     # who you are
     ErrorCode("no_table", 404, "No table has that invite."),
-    ErrorCode("no_round", 404, "The game in play has no finished round of that number."),
+    ErrorCode("no_round", 404, "The game has no finished round of that number."),
+    ErrorCode("no_such_game", 404, "The table played no game of that number."),
     ErrorCode("email_unavailable", 404, "This server sends no e-mail (it has no SMTP settings)."),
     ErrorCode("not_seated", 403, "Your token holds no seat at this table (reads included)."),
     ErrorCode("not_creator", 403, "Only the table's creator may do that."),
