@@ -161,7 +161,8 @@ def test_abandon_against_a_move(app_client: TestClient) -> None:
 @pytest.mark.parametrize("copies", [6])
 def test_many_copies_of_one_next_round_deal_once(app_client: TestClient, copies: int) -> None:
     """SIGUIENTE RONDA pressed by both players at once, several times each:
-    one new round is dealt."""
+    one new round is dealt, and the presses that came late are no error
+    (their wish is done: the fresh board)."""
     service = service_of(app_client)
     ana, luis = _started(app_client)
     rng = random.Random(2)
@@ -179,8 +180,8 @@ def test_many_copies_of_one_next_round_deal_once(app_client: TestClient, copies:
         for p in (ana, luis) * (copies // 2)
     ]
     results = _race(jobs)
-    assert sum(not isinstance(r, ServiceError) for r in results) == 1, results
-    assert all(r.code == "stale" for r in results if isinstance(r, ServiceError))
+    assert not any(isinstance(r, ServiceError) for r in results), results
+    assert {r.version for r in results} == {version + 1}
     table = ana.table()
     assert table["version"] == version + 1 and table["view"]["phase"] == "playing"
     assert [row.kind for row in service.log(ana.invite)].count("next_round") == 1

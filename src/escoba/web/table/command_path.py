@@ -51,6 +51,13 @@ class RobotBrain(Protocol):
     def __call__(self, robot: str, view: View, rng: random.Random) -> Action: ...
 
 
+class AlreadyDone(Protocol):
+    """Whether a command made on `version`, stale now, asks for what the
+    table has done since (`table`: as committed, read on `conn`)."""
+
+    def __call__(self, conn: Connection, table: TableRecord, version: int) -> bool: ...
+
+
 def robot_brain(robot: str, view: View, rng: random.Random) -> Action:
     """The robots of escoba.bots, each seeing only its seat's view."""
     from escoba.bots import get_robot
@@ -173,13 +180,22 @@ class CommandPath:
         command: Callable[[TableTx], None],
         game_action: bool = True,
         bump_version: bool = True,
+        done: AlreadyDone | None = None,
     ) -> Outcome:
         """Run `command` on the locked table. `game_action`: it counts as play
         for expiry; `bump_version`: it changes what a command is made on (a
-        chat line does not, so it never makes a player's move stale)."""
+        chat line does not, so it never makes a player's move stale); `done`:
+        whether what a stale command asks for has happened since its version
+        (someone else did it): then it is no error, the table as it is now."""
         if not is_invite(invite):
             raise NotFound("no_table")
         if version is not None and self.store.is_stale(invite, version):
+            if done is None:
+                raise Conflict("stale")
+            with self.db.snapshot() as conn:
+                table = self.store.snap(conn, invite)
+                if done(conn, table, version):
+                    return Outcome(table.id, table.version)
             raise Conflict("stale")
         try:
             with self.db.write() as conn:
@@ -187,6 +203,8 @@ class CommandPath:
                 if table is None:
                     raise NotFound("no_table")
                 if version is not None and version != table.version:
+                    if done is not None and done(conn, table, version):
+                        return Outcome(table.id, table.version)
                     raise Conflict("stale")
                 tx = TableTx(conn, table)
                 command(tx)
