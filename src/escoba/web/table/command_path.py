@@ -193,9 +193,9 @@ class CommandPath:
             if done is None:
                 raise Conflict("stale")
             with self.db.snapshot() as conn:
-                table = self.store.snap(conn, invite)
-                if done(conn, table, version):
-                    return Outcome(table.id, table.version)
+                now = self.store.snap(conn, invite)
+                if done(conn, now, version):
+                    return Outcome(now.id, now.version)
             raise Conflict("stale")
         try:
             with self.db.write() as conn:
