@@ -163,3 +163,33 @@ def test_the_script_s_sentences_that_the_server_also_says_come_from_the_catalog(
     assert messages["firstHand"] == say("pick_card", lang)
     assert messages["pickTable"] == say("pick_capture", lang)
     assert messages["tooManyStreams"] == say("too_many_streams", lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "pairs", "absence"),
+    [("pt_BR", "AS DUPLAS", "TERMINAR POR AUSÊNCIA"), ("en", "PAIRS", "END FOR ABSENCE")],
+)
+def test_pairs_and_the_absence_button_are_translated(lang: str, pairs: str, absence: str) -> None:
+    """LAS PAREJAS is the lobby's heading, TERMINAR POR AUSENCIA a button:
+    both read in the page's language, and every sentence that names the
+    button names it as the button reads."""
+    from babel.messages.pofile import read_po
+
+    from escoba.words import say
+
+    lobby = render_table(
+        make_page(None, seat=0, players=4, partner_position=2), Design.FRENCH, lang
+    )
+    assert f"<h3>{pairs}</h3>" in lobby and "LAS PAREJAS" not in lobby
+    assert translations(lang).gettext("TERMINAR POR AUSENCIA") == absence
+    assert absence in say("waiting_absence", lang, who="Beto", since="24 h")
+    with open(str(mo_path(lang)).replace(".mo", ".po"), "rb") as f:
+        catalog = read_po(f, locale=lang)
+    spanish = [
+        m.id
+        for m in catalog
+        if m.id
+        for s in (m.string if isinstance(m.string, tuple) else (m.string,))
+        if "TERMINAR POR AUSENCIA" in s or "LAS PAREJAS" in s
+    ]
+    assert spanish == []
