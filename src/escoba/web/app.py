@@ -43,6 +43,7 @@ from escoba.web.html import (
 )
 from escoba.web.html.story_routes import router as story_router
 from escoba.web.live.bridges import Hub, make_bridge
+from escoba.web.live.my_tables_live import DeviceNews
 from escoba.web.live.streams import Broker, close_on_exit_signals
 from escoba.web.notices.dispatch import Dispatcher
 from escoba.web.notices.email.channel import EmailChannel
@@ -198,7 +199,7 @@ def create_app(
         broker=broker,
         hub=hub,
         signer=signer,
-        devices=Devices(db, service.clock, signer),
+        devices=Devices(db, service.clock, signer, DeviceNews(hub)),
         dispatcher=core.dispatcher,
         email=email if isinstance(email := core.channel("email"), EmailChannel) else None,
         push=core.push,
