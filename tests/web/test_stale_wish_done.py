@@ -1,5 +1,6 @@
 """A stale command whose wish is already done is no error: two players press
-SIGUIENTE RONDA on the same version; the second gets the fresh board."""
+SIGUIENTE RONDA on the same version; the second gets the fresh board. So
+with TERMINAR POR AUSENCIA pressed twice."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 
 from fastapi.testclient import TestClient
 
+from escoba.web.base.clock import ManualClock
 from escoba.words import say
 
 from .device_helpers import round_over
@@ -64,3 +66,20 @@ def test_someone_without_a_seat_is_still_refused(app_client: TestClient) -> None
     stranger = Player(app_client, ana.invite, None)
     answer = stranger.post("/next-round", {"version": version}, expect=403)
     assert answer["error"] == "not_seated"
+
+
+def test_absence_pressed_twice_on_one_version(app_client: TestClient, clock: ManualClock) -> None:
+    ana = create(app_client, "Ana")
+    luis = join(app_client, ana.invite, "Luis")
+    carla = join(app_client, ana.invite, "Carla")
+    ana.command("/start")
+    view = ana.table()["view"]
+    waiting = [p for p in (ana, luis, carla) if p.game_seat() != view["turn"]]
+    clock.advance(hours=49)
+    version = ana.table()["version"]
+    waiting[0].post("/absence", {"version": version})
+    table = waiting[1].post("/absence", {"version": version})  # no 409 «stale»
+    assert table["status"] == "finished" and table["version"] == version + 1
+    assert table["view"]["result"]["reason"] == "absence"
+    # a stale ABANDONAR is not what happened: still refused
+    assert waiting[1].post("/abandon", {"version": version}, expect=409)["error"] == "stale"

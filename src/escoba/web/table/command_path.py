@@ -20,9 +20,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Table, select
 from sqlalchemy.exc import OperationalError
 
 from escoba.engine import Action, Card, GameState, Phase, View, shuffled_deck
@@ -30,6 +30,7 @@ from escoba.engine.serialize import live_state_to_dict, rounds_to_list
 from escoba.web.base.clock import Clock
 from escoba.web.base.db import Database
 from escoba.web.base.errors import Busy, Conflict, Forbidden, NotFound
+from escoba.web.base.models import ActionLogRow
 from escoba.web.base.settings import Settings
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.store import (
@@ -317,6 +318,20 @@ class CommandPath:
         if seat.game_seat is None:
             raise Forbidden("not_playing")
         return seat
+
+
+_LOG = cast(Table, ActionLogRow.__table__)
+
+
+def logged_since(
+    conn: Connection, table: TableRecord, version: int, kind: str, reason: str | None = None
+) -> bool:
+    """Whether a command of `kind` (an «end» of `reason`) changed the table
+    after `version`: what a stale command asked for, done by someone else."""
+    query = select(_LOG.c.payload).where(
+        _LOG.c.table_id == table.id, _LOG.c.kind == kind, _LOG.c.version > version
+    )
+    return any(reason is None or p.get("reason") == reason for (p,) in conn.execute(query))
 
 
 def committed(tx: TableTx, state: GameState | None, now: datetime) -> Commit:

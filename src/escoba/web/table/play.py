@@ -3,14 +3,11 @@ robot's), and SIGUIENTE RONDA."""
 
 from __future__ import annotations
 
-from typing import cast
-
-from sqlalchemy import Connection, Table, bindparam, select
+from sqlalchemy import Connection
 
 from escoba.engine import Action, Card, GameState, IllegalAction, apply, start_next_round
 from escoba.web.base.errors import Conflict, Forbidden
-from escoba.web.base.models import ActionLogRow
-from escoba.web.table.command_path import CommandPath, Outcome
+from escoba.web.table.command_path import CommandPath, Outcome, logged_since
 from escoba.web.table.store import Credential, SeatRecord, TableRecord, TableTx
 
 
@@ -39,8 +36,10 @@ class Playing(CommandPath):
             self._log(tx, seat.position, "next_round", {"deck": deck})
 
         def done(conn: Connection, table: TableRecord, version: int) -> bool:
+            """Pressed on `version`: a round was dealt since (two pressed it
+            together), so the wish is done — the fresh board, no error."""
             self._player(table, token)  # (a refusal of its own for anyone else)
-            return _dealt_since(conn, table, version)
+            return logged_since(conn, table, version, "next_round")
 
         return self._command(invite, token, version, command, done=done)
 
@@ -59,21 +58,6 @@ class Playing(CommandPath):
             "action",
             {"seat": seat.game_seat, "action": action.to_dict()},
         )
-
-
-_LOG = cast(Table, ActionLogRow.__table__)
-_DEALT_SINCE = select(_LOG.c.id).where(
-    _LOG.c.table_id == bindparam("table_id"),
-    _LOG.c.kind == "next_round",
-    _LOG.c.version > bindparam("version"),
-)
-
-
-def _dealt_since(conn: Connection, table: TableRecord, version: int) -> bool:
-    """SIGUIENTE RONDA pressed on `version`: a round was dealt since (two
-    pressed it together), so the wish is done — the fresh board, no error."""
-    found = conn.execute(_DEALT_SINCE.limit(1), {"table_id": table.id, "version": version})
-    return found.first() is not None
 
 
 def round_deck(state: GameState) -> list[Card]:
