@@ -322,3 +322,21 @@ def test_a_page_open_before_another_table_was_joined_hears_of_that_table(
             assert _elsewhere(heard) == "waiting=1"
             board = me.get(f"/t/{here['invite']}/board").text
             assert _next(board) == ("btn-primary", there["invite"], 1)
+
+
+def test_an_open_home_page_hears_of_a_table_joined_in_another_tab(live_server: str) -> None:
+    """«Mis mesas»' stream too: the same browser sits down at another table,
+    and the open list is told to fetch itself again."""
+    base = live_server
+    here = _api(base, "Ana")
+    there = _api(base, "Carla")
+    with httpx.Client(base_url=base, timeout=10) as me:
+        move_seat(me, here["invite"], here["token"])
+        mark = re.search(r"/my-tables/events\?since=(\d+)", me.get("/").text)
+        assert mark is not None
+        with _stream(base, me.cookies, f"/my-tables/events?since={mark.group(1)}") as heard:
+            r = me.post(f"/t/{there['invite']}/join", data={"name": "Ana"})
+            assert r.status_code in (200, 303), r.text
+            kind, _data = heard.get(timeout=10)
+            assert kind == "update"
+        assert there["invite"] in me.get("/").text
