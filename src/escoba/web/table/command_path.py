@@ -5,7 +5,9 @@ A command runs in one write transaction: load the table (locked), check who is
 acting and the version the command was made on, apply it through the engine,
 append it to the action log, bump the version, commit — and only after the
 commit tell whoever follows commits, through the one `CommitHook`. A repeated
-or stale command changes nothing and gets a clear message.
+or stale command changes nothing and gets a clear message — unless what it
+asked for is what the table did since (two players pressed SIGUIENTE RONDA
+together): then it is no error, and its answer is the table as it is now.
 
 `CommandPath` holds what every command needs; each concern of the table
 service (lobby.py, play.py, ending.py, rematch.py, chat.py, jobs.py,
