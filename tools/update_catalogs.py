@@ -4,7 +4,8 @@
 
 extracts the Spanish source strings (babel.cfg) into messages.pot, merges them
 into each language's .po (new strings arrive untranslated; translate them in
-the .po; strings gone from the source leave it) and compiles the .mo files that the app loads.
+the .po; strings gone from the source leave it; es_AR's translates only the
+strings whose voseo differs, tests/web_ui/test_voseo.py names them) and compiles the .mo files that the app loads.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from escoba.i18n import LOCALE_DIR, TRANSLATED, compile_all, po_path  # noqa: E402
+from escoba.i18n import CATALOGS, LOCALE_DIR, compile_all, po_path  # noqa: E402
 
 
 def main() -> int:
@@ -28,7 +29,7 @@ def main() -> int:
         cwd=ROOT,
         check=True,
     )
-    for lang in TRANSLATED:
+    for lang in CATALOGS:
         po = po_path(lang)
         if po.exists():
             # a string gone from the source goes from the .po (git keeps its history)

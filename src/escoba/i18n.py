@@ -1,5 +1,8 @@
 """Languages of the pages: Spanish (the source strings), Brazilian Portuguese
-and English, chosen per viewer.
+and English, chosen per viewer; and Rioplatense Spanish (`es_AR`, for a
+browser that asks for es-AR or es-UY): the voseo («Jugá», «Creá una mesa»)
+as a catalog of its own over Spanish, whose untranslated entries are the
+Spanish source.
 
 The choice is the `lang` cookie when it names a language we have, else the
 best match of the browser's Accept-Language, else Spanish. Catalogs are
@@ -8,8 +11,9 @@ gettext `.po` files under `locale/` with their compiled `.mo` beside them
 test checks they match the `.po`).
 
 The game's own words stay Spanish in every language, as players say them at
-the table: ESCOBA, ¡ESCOBA DOBLE!, LLEVAR EL 15, ÚLTIMAS, LAS PAREJAS. The
-rest (buttons, hints, the summary) is translated. Sentences that code raises
+the table: ESCOBA, ¡ESCOBA DOBLE!, LLEVAR EL 15, ÚLTIMAS, MANTENER / CAMBIAR.
+The rest (buttons, headings such as LAS PAREJAS, hints, the summary) is
+translated. Sentences that code raises
 as a code with its values (refusals, how a game ended) are `escoba.words`'.
 """
 
@@ -35,19 +39,42 @@ _EPOCH: Final = datetime(2024, 1, 1, tzinfo=UTC)
 #: Language code → its name in itself, in the order the switch shows them.
 LANGUAGES: Final[dict[str, str]] = {"es": "Español", "pt_BR": "Português", "en": "English"}
 
-#: The `lang` attribute of <html> for each language.
-HTML_LANG: Final[dict[str, str]] = {"es": "es", "pt_BR": "pt-BR", "en": "en"}
+#: A language's regional forms → the language they are written over: their
+#: catalog translates only what differs (the voseo), the rest is the
+#: language's own. The switch shows them under their language's name.
+VARIANTS: Final[dict[str, str]] = {"es_AR": "es"}
 
-#: Catalogs to compile: every language but the source one.
+#: Every language a viewer may get: the switch's and their regional forms.
+ALL_LANGUAGES: Final = (*LANGUAGES, *VARIANTS)
+
+#: The `lang` attribute of <html> for each language.
+HTML_LANG: Final[dict[str, str]] = {"es": "es", "pt_BR": "pt-BR", "en": "en", "es_AR": "es-AR"}
+
+#: Catalogs to compile that translate every string: every language but the source one.
 TRANSLATED: Final = ("pt_BR", "en")
+
+#: Every catalog to compile: the translated ones and the regional forms'.
+CATALOGS: Final = (*TRANSLATED, *VARIANTS)
+
+#: Regions (ISO 3166) whose Spanish is the voseo of `es_AR`.
+_VOSEO_REGIONS: Final = frozenset({"ar", "uy"})
 
 
 def parse_lang(text: str | None) -> str | None:
-    """A language we have from a cookie or a tag («pt-BR», «en_GB», «es»)."""
+    """A language we have from a cookie or a tag («pt-BR», «en_GB», «es»,
+    «es-AR», «es_UY»)."""
     if not text:
         return None
-    primary = text.strip().replace("-", "_").split("_")[0].lower()
+    primary, _, rest = text.strip().replace("-", "_").lower().partition("_")
+    if primary == "es" and rest.split("_")[-1] in _VOSEO_REGIONS:
+        return "es_AR"
     return {"es": "es", "pt": "pt_BR", "en": "en"}.get(primary)
+
+
+def base_lang(lang: str) -> str:
+    """The language `lang` is a form of (es_AR → es), or itself: what names
+    its cards, its numbers and its place in the switch."""
+    return VARIANTS.get(lang, lang)
 
 
 def negotiate(accept_language: str | None) -> str:
@@ -75,6 +102,13 @@ def choose_lang(cookie: str | None, accept_language: str | None) -> str:
     return parse_lang(cookie) or negotiate(accept_language)
 
 
+def switched(chosen: str, accept_language: str | None) -> str:
+    """The language the switch's button `chosen` sets: «Español» keeps the
+    browser's own Spanish (es-AR: the voseo) when it asks for one."""
+    asked = negotiate(accept_language)
+    return asked if chosen == base_lang(asked) else chosen
+
+
 def po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
@@ -96,16 +130,21 @@ def compiled(lang: str) -> bytes:
 
 @cache
 def translations(lang: str) -> gettext.NullTranslations:
-    """The catalog for `lang`; Spanish (and anything unknown) is the source."""
-    if lang not in TRANSLATED:
+    """The catalog for `lang`; Spanish (and anything unknown) is the source.
+    A regional form's catalog falls back to its language's for what it does
+    not translate."""
+    if lang not in CATALOGS:
         return gettext.NullTranslations()
     with mo_path(lang).open("rb") as f:
-        return gettext.GNUTranslations(f)
+        catalog = gettext.GNUTranslations(f)
+    if lang in VARIANTS:
+        catalog.add_fallback(translations(VARIANTS[lang]))
+    return catalog
 
 
 def compile_all() -> list[Path]:
     written = []
-    for lang in TRANSLATED:
+    for lang in CATALOGS:
         path = mo_path(lang)
         path.write_bytes(compiled(lang))
         written.append(path)

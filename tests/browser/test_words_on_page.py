@@ -135,3 +135,31 @@ def test_an_old_continue_link_says_how_a_seat_moves_now(
         stranger.context.close()
     finally:
         context.close()
+
+
+def test_an_argentine_phone_reads_the_voseo(server: LiveServer, browser: Browser) -> None:
+    """A browser set to es-AR at 390×844: «Jugá», «Creá una mesa», the page
+    script's words in voseo, `<html lang="es-AR">`; «Español» is chosen in
+    the switch, and English then «Español» comes back to the voseo."""
+    context = new_context(browser, locale="es-AR")
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        expect(page.locator("html")).to_have_attribute("lang", "es-AR")
+        expect(page.locator("body")).to_contain_text("Creá una mesa")
+        chosen = page.locator(".lang-btn.is-chosen")
+        expect(chosen).to_have_attribute("value", "es_AR")
+        expect(chosen.locator(".lang-name")).to_have_text("Español")
+        create_table(page, server.url)
+        expect(page.locator("body")).to_contain_text("Mandá el enlace o sumá un robot.")
+        add_robot(page, "Tito")
+        start_game(page)
+        messages = page.evaluate("JSON.parse(document.body.dataset.messages)")
+        assert messages["touchHand"] == "Tocá una carta de tu mano."
+        assert messages["firstHand"] == "Primero tocá una carta de tu mano."
+        _choose_language(page, "en", "en")
+        _choose_language(page, "es", "es-AR")  # the browser's Spanish: the voseo
+        expect(page.locator(".lang-btn.is-chosen")).to_have_attribute("value", "es_AR")
+        check_axe(page, "a table in voseo")
+    finally:
+        context.close()

@@ -12,6 +12,8 @@ import random
 import re
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -712,3 +714,31 @@ def test_a_mailbox_the_server_refuses_for_good_is_given_up_and_the_rest_goes(
             text("SELECT attempts FROM email_outbox WHERE address = 'nadie@example.com'")
         ).scalar_one()
     assert attempts == MAX_ATTEMPTS
+
+
+def test_an_argentine_browser_gets_its_emails_in_voseo(
+    mail_site: TestClient, smtp: Mailbox, clock: ManualClock
+) -> None:
+    """The address saved from a page that asked for es-AR: the e-mails
+    speak the voseo («confirmá», «abrí este enlace»), `Content-Language: es-AR`."""
+    invite = page_table(mail_site, "Ana")
+    argentine = {"Accept-Language": "es-AR,es;q=0.9"}
+    r = mail_site.post(
+        f"/t/{invite}/email",
+        data={"email": "ana@example.com", "mode": "now"},
+        headers=argentine,
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+    (message,) = sent(mail_site, smtp)
+    assert message["Subject"] == "Escoba del 15: confirmá tu correo"
+    assert "seguramente vos" in message.text and "abrí este enlace y confirmá" in message.text
+    assert message["Content-Language"] == "es-AR"
+    confirm(mail_site, message)
+    assert seat_row(mail_site, invite, 0)["email_lang"] == "es_AR"
+    warning = notice(mail_site, invite, 0, kind=NoticeKind.WARNING, who=None)
+    warning = replace(warning, deadline=clock.now() + timedelta(hours=8))
+    clock.advance(minutes=1)
+    channel_of(mail_site).deliver([warning])
+    (sent_warning,) = sent(mail_site, smtp)
+    assert "si no jugás, van a poder TERMINAR POR AUSENCIA" in sent_warning.text

@@ -56,7 +56,7 @@ def test_the_title_names_the_table_by_its_players_in_the_seats_language() -> Non
         (
             NoticeKind.WARNING,
             "pt_BR",
-            "É sua vez há 24 horas: se você não jogar, poderão TERMINAR POR AUSENCIA em 8 horas.",
+            "É sua vez há 24 horas: se você não jogar, poderão TERMINAR POR AUSÊNCIA em 8 horas.",
         ),
         (NoticeKind.EXPIRY, "en", "If nobody plays, the table expires in 8 hours."),
         (NoticeKind.CHAT, "es", "Beto escribió en el chat."),

@@ -85,15 +85,16 @@ def test_absence_against_the_absent_players_late_move(
                 partial(service.end_for_absence, ana.invite, other.token, version),
             ]
         )
-        winners = [r for r in results if not isinstance(r, ServiceError)]
-        assert len(winners) == 1, results
         final = ana.table()
         assert final["version"] == version + 1
         if isinstance(results[0], ServiceError):
             assert final["status"] == "finished"
             assert final["view"]["result"]["reason"] == "absence"
+            # the second press asked for what the first did: no error either
+            assert not any(isinstance(r, ServiceError) for r in results[1:]), results
         else:
             assert final["status"] == "playing"
+            assert all(isinstance(r, ServiceError) for r in results[1:]), results
         _consistent(service, ana.invite)
 
 
@@ -161,7 +162,8 @@ def test_abandon_against_a_move(app_client: TestClient) -> None:
 @pytest.mark.parametrize("copies", [6])
 def test_many_copies_of_one_next_round_deal_once(app_client: TestClient, copies: int) -> None:
     """SIGUIENTE RONDA pressed by both players at once, several times each:
-    one new round is dealt."""
+    one new round is dealt, and the presses that came late are no error
+    (their wish is done: the fresh board)."""
     service = service_of(app_client)
     ana, luis = _started(app_client)
     rng = random.Random(2)
@@ -179,8 +181,8 @@ def test_many_copies_of_one_next_round_deal_once(app_client: TestClient, copies:
         for p in (ana, luis) * (copies // 2)
     ]
     results = _race(jobs)
-    assert sum(not isinstance(r, ServiceError) for r in results) == 1, results
-    assert all(r.code == "stale" for r in results if isinstance(r, ServiceError))
+    assert not any(isinstance(r, ServiceError) for r in results), results
+    assert {r.version for r in results} == {version + 1}
     table = ana.table()
     assert table["version"] == version + 1 and table["view"]["phase"] == "playing"
     assert [row.kind for row in service.log(ana.invite)].count("next_round") == 1

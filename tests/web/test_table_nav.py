@@ -291,3 +291,52 @@ def test_an_open_table_page_hears_a_turn_come_to_it_elsewhere(live_server: str) 
         # a page whose board said nothing waited (a stream back after a restart)
         with _stream(base, me.cookies, url) as heard:
             assert heard.get(timeout=10) == ("elsewhere", "waiting=1")
+
+
+def test_a_page_open_before_another_table_was_joined_hears_of_that_table(
+    live_server: str,
+) -> None:
+    """The stream learned the device's tables when it opened: a table the
+    same browser joins afterwards (in another tab) is heard of too, so its
+    turn brings «Siguiente mesa» to the page opened before."""
+    base = live_server
+    here = _api(base, "Ana")
+    _api(base, "Beto", here["invite"])
+    _send(base, here, "/start")
+    if _my_turn(base, here):  # the other to play here
+        _send(base, here, "/actions")
+    there = _api(base, "Carla")  # a table Ana has not joined yet
+    with httpx.Client(base_url=base, timeout=10) as me:
+        move_seat(me, here["invite"], here["token"])
+        page = me.get(f"/t/{here['invite']}").text
+        assert _next(page) is None
+        found = re.search(r'sse-connect="([^"]+)"', page)
+        assert found is not None
+        with _stream(base, me.cookies, html.unescape(found.group(1))) as heard:
+            # another tab of the same browser sits down at Carla's table
+            r = me.post(f"/t/{there['invite']}/join", data={"name": "Ana"})
+            assert r.status_code in (200, 303), r.text
+            _send(base, there, "/start")
+            if _my_turn(base, there):  # Carla plays: Ana's turn there
+                _send(base, there, "/actions")
+            assert _elsewhere(heard) == "waiting=1"
+            board = me.get(f"/t/{here['invite']}/board").text
+            assert _next(board) == ("btn-primary", there["invite"], 1)
+
+
+def test_an_open_home_page_hears_of_a_table_joined_in_another_tab(live_server: str) -> None:
+    """«Mis mesas»' stream too: the same browser sits down at another table,
+    and the open list is told to fetch itself again."""
+    base = live_server
+    here = _api(base, "Ana")
+    there = _api(base, "Carla")
+    with httpx.Client(base_url=base, timeout=10) as me:
+        move_seat(me, here["invite"], here["token"])
+        mark = re.search(r"/my-tables/events\?since=(\d+)", me.get("/").text)
+        assert mark is not None
+        with _stream(base, me.cookies, f"/my-tables/events?since={mark.group(1)}") as heard:
+            r = me.post(f"/t/{there['invite']}/join", data={"name": "Ana"})
+            assert r.status_code in (200, 303), r.text
+            kind, _data = heard.get(timeout=10)
+            assert kind == "update"
+        assert there["invite"] in me.get("/").text

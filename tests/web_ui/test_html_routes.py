@@ -349,3 +349,25 @@ def test_a_bug_is_a_page_in_the_viewer_s_language(
     _error_page_in(visitor.get(f"/t/{invite}"), "server_error", "en", 500)
     api = visitor.get(f"/api/tables/{invite}")
     assert api.status_code == 500 and api.text == "Internal Server Error"
+
+
+def test_a_browser_that_asks_for_es_ar_reads_the_voseo(client: TestClient) -> None:
+    """Accept-Language es-AR (or es-UY): the voseo, `<html lang="es-AR">`;
+    the switch shows «Español» chosen, and pressing it keeps the voseo; the
+    English button and back to «Español» come back to it too."""
+    argentine = {"Accept-Language": "es-AR,es;q=0.9"}
+    home = client.get("/", headers=argentine).text
+    assert '<html lang="es-AR">' in home and "Creá una mesa" in home
+    invite = create(client)
+    table = client.get(f"/t/{invite}", headers={"Accept-Language": "es-UY"}).text
+    assert '<html lang="es-AR">' in table and "Mandá el enlace o sumá un robot" in table
+    for button, lang in (("en", "en"), ("es", "es_AR"), ("es_AR", "es_AR")):
+        r = client.post(
+            "/lang", data={"lang": button, "next": "/"}, headers=argentine, follow_redirects=False
+        )
+        assert r.status_code == 303 and f"lang={lang};" in r.headers["set-cookie"]
+    # a cookie of es_AR wins over a browser that asks for Spain's Spanish
+    client.cookies.set("lang", "es_AR")
+    assert "Si vaciás la mesa" in client.get("/", headers={"Accept-Language": "es-ES"}).text
+    client.cookies.set("lang", "es")
+    assert "Si vacías la mesa" in client.get("/", headers=argentine).text

@@ -8,7 +8,8 @@ import pytest
 
 from escoba.engine import parse_card
 from escoba.i18n import (
-    LANGUAGES,
+    ALL_LANGUAGES,
+    CATALOGS,
     TRANSLATED,
     choose_lang,
     compiled,
@@ -22,7 +23,7 @@ from escoba.web.rendering.templating import render_page, render_table
 from .conftest import make_page, play_until, start
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("lang", CATALOGS)
 def test_compiled_catalogs_match_their_po(lang: str) -> None:
     """The .mo files in the repository are what the .po compile to: run
     `python -m escoba.i18n compile` after editing a .po."""
@@ -55,6 +56,8 @@ def test_every_string_is_translated(lang: str) -> None:
         ("de, es;q=0.2, en;q=0.1", "es"),
         ("en;q=0, pt;q=0.3", "pt_BR"),
         ("zh", "es"),
+        ("es-AR,es;q=0.9", "es_AR"),
+        ("es-UY", "es_AR"),
     ],
 )
 def test_accept_language(header: str | None, lang: str) -> None:
@@ -91,7 +94,7 @@ def test_pages_in_each_language() -> None:
     assert translations("es").gettext("LLEVAR") == "LLEVAR"
 
 
-@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("lang", ALL_LANGUAGES)
 def test_the_fast_gettext_renders_as_jinjas_own(lang: str) -> None:
     """The templates' `_()` and `ngettext()` are plain functions over a cache
     of the catalog (Jinja's pass through two context calls each): pages in
@@ -140,7 +143,7 @@ def test_the_fast_gettext_renders_as_jinjas_own(lang: str) -> None:
     assert "&lt;script&gt;" in ours.from_string(source).render()
 
 
-@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("lang", ALL_LANGUAGES)
 def test_the_script_s_sentences_that_the_server_also_says_come_from_the_catalog(
     lang: str,
 ) -> None:
@@ -160,3 +163,33 @@ def test_the_script_s_sentences_that_the_server_also_says_come_from_the_catalog(
     assert messages["firstHand"] == say("pick_card", lang)
     assert messages["pickTable"] == say("pick_capture", lang)
     assert messages["tooManyStreams"] == say("too_many_streams", lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "pairs", "absence"),
+    [("pt_BR", "AS DUPLAS", "TERMINAR POR AUSÊNCIA"), ("en", "PAIRS", "END FOR ABSENCE")],
+)
+def test_pairs_and_the_absence_button_are_translated(lang: str, pairs: str, absence: str) -> None:
+    """LAS PAREJAS is the lobby's heading, TERMINAR POR AUSENCIA a button:
+    both read in the page's language, and every sentence that names the
+    button names it as the button reads."""
+    from babel.messages.pofile import read_po
+
+    from escoba.words import say
+
+    lobby = render_table(
+        make_page(None, seat=0, players=4, partner_position=2), Design.FRENCH, lang
+    )
+    assert f"<h3>{pairs}</h3>" in lobby and "LAS PAREJAS" not in lobby
+    assert translations(lang).gettext("TERMINAR POR AUSENCIA") == absence
+    assert absence in say("waiting_absence", lang, who="Beto", since="24 h")
+    with open(str(mo_path(lang)).replace(".mo", ".po"), "rb") as f:
+        catalog = read_po(f, locale=lang)
+    spanish = [
+        m.id
+        for m in catalog
+        if m.id
+        for s in (m.string if isinstance(m.string, tuple) else (m.string,))
+        if "TERMINAR POR AUSENCIA" in s or "LAS PAREJAS" in s
+    ]
+    assert spanish == []

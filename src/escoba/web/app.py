@@ -46,6 +46,7 @@ from escoba.web.html.game_pages import router as games_router
 from escoba.web.html.lesson_routes import router as lesson_router
 from escoba.web.html.story_routes import router as story_router
 from escoba.web.live.bridges import Hub, make_bridge
+from escoba.web.live.my_tables_live import DeviceNews
 from escoba.web.live.streams import Broker, close_on_exit_signals
 from escoba.web.notices.dispatch import Dispatcher
 from escoba.web.notices.email.channel import EmailChannel
@@ -201,7 +202,7 @@ def create_app(
         broker=broker,
         hub=hub,
         signer=signer,
-        devices=Devices(db, service.clock, signer),
+        devices=Devices(db, service.clock, signer, DeviceNews(hub)),
         dispatcher=core.dispatcher,
         email=email if isinstance(email := core.channel("email"), EmailChannel) else None,
         push=core.push,

@@ -78,6 +78,7 @@ async def my_tables_events(
         lambda: service.my_tables_mark(device.id),
         since=heard if heard is not None else since,
         client=client,
+        device_id=device.id,
     )
 
 

@@ -92,7 +92,10 @@ async def events(
     if device is not None:
         device_id = device.id
         side = ElsewhereNews(
-            broker, lambda: service.elsewhere(device_id, invite, listening=True), elsewhere
+            broker,
+            lambda: service.elsewhere(device_id, invite, listening=True),
+            elsewhere,
+            device_id=device_id,
         )
     here = await visit(invite, request, ctx) if board else None
     return LiveStream(

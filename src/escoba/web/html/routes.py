@@ -27,7 +27,7 @@ from escoba.engine import (
     parse_card,
     parse_cards,
 )
-from escoba.i18n import LANG_COOKIE, parse_lang
+from escoba.i18n import LANG_COOKIE, parse_lang, switched
 from escoba.names import (
     Design,
     chosen_design,
@@ -336,12 +336,13 @@ async def home(request: Request, ctx: ContextDep) -> HTMLResponse:
 
 @router.post("/lang")
 async def choose_language(
+    request: Request,
     ctx: ContextDep,
     lang: Annotated[str, Form()] = "",
     next_path: Annotated[str, Form(alias="next")] = "/",
 ) -> Response:
     """The language switch: kept in a cookie, then back to the same page."""
-    chosen = parse_lang(lang) or "es"
+    chosen = switched(parse_lang(lang) or "es", request.headers.get("accept-language"))
     safe_next = next_path if next_path.startswith("/") and not next_path.startswith("//") else "/"
     response = RedirectResponse(safe_next, status_code=303)
     keep_choice(response, LANG_COOKIE, chosen, ctx.settings)

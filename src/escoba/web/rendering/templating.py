@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 
 from escoba.bots import SEATABLE
 from escoba.engine import InputError, Phase
-from escoba.i18n import HTML_LANG, LANGUAGES, translations
+from escoba.i18n import HTML_LANG, LANGUAGES, base_lang, translations
 from escoba.names import (
     Design,
     card_name,
@@ -130,6 +130,7 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         say_rules=lambda rules, words="rules": say_rules(rules, lang, words=words),
         html_lang=HTML_LANG.get(lang, "es"),
         languages=LANGUAGES,
+        lang_base=base_lang(lang),  # the switch's language of `lang` (es_AR: es)
         card_svg=card_face,
         static_url=static_url,  # a static file's content-named URL (web/base/assets.py)
         vendor_url=vendor_url,

@@ -5,7 +5,9 @@ A command runs in one write transaction: load the table (locked), check who is
 acting and the version the command was made on, apply it through the engine,
 append it to the action log, bump the version, commit — and only after the
 commit tell whoever follows commits, through the one `CommitHook`. A repeated
-or stale command changes nothing and gets a clear message.
+or stale command changes nothing and gets a clear message — unless what it
+asked for is what the table did since (two players pressed SIGUIENTE RONDA
+together): then it is no error, and its answer is the table as it is now.
 
 `CommandPath` holds what every command needs; each concern of the table
 service (lobby.py, play.py, ending.py, rematch.py, chat.py, jobs.py,
@@ -20,9 +22,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Table, select
 from sqlalchemy.exc import OperationalError
 
 from escoba.engine import Action, Card, GameState, Phase, View, shuffled_deck
@@ -30,6 +32,7 @@ from escoba.engine.serialize import live_state_to_dict, rounds_to_list
 from escoba.web.base.clock import Clock
 from escoba.web.base.db import Database
 from escoba.web.base.errors import Busy, Conflict, Forbidden, NotFound
+from escoba.web.base.models import ActionLogRow
 from escoba.web.base.settings import Settings
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.store import (
@@ -49,6 +52,13 @@ log = logging.getLogger("escoba.service")
 
 class RobotBrain(Protocol):
     def __call__(self, robot: str, view: View, rng: random.Random) -> Action: ...
+
+
+class AlreadyDone(Protocol):
+    """Whether a command made on `version`, stale now, asks for what the
+    table has done since (`table`: as committed, read on `conn`)."""
+
+    def __call__(self, conn: Connection, table: TableRecord, version: int) -> bool: ...
 
 
 def robot_brain(robot: str, view: View, rng: random.Random) -> Action:
@@ -173,13 +183,22 @@ class CommandPath:
         command: Callable[[TableTx], None],
         game_action: bool = True,
         bump_version: bool = True,
+        done: AlreadyDone | None = None,
     ) -> Outcome:
         """Run `command` on the locked table. `game_action`: it counts as play
         for expiry; `bump_version`: it changes what a command is made on (a
-        chat line does not, so it never makes a player's move stale)."""
+        chat line does not, so it never makes a player's move stale); `done`:
+        whether what a stale command asks for has happened since its version
+        (someone else did it): then it is no error, the table as it is now."""
         if not is_invite(invite):
             raise NotFound("no_table")
         if version is not None and self.store.is_stale(invite, version):
+            if done is None:
+                raise Conflict("stale")
+            with self.db.snapshot() as conn:
+                now = self.store.snap(conn, invite)
+                if done(conn, now, version):
+                    return Outcome(now.id, now.version)
             raise Conflict("stale")
         try:
             with self.db.write() as conn:
@@ -187,6 +206,8 @@ class CommandPath:
                 if table is None:
                     raise NotFound("no_table")
                 if version is not None and version != table.version:
+                    if done is not None and done(conn, table, version):
+                        return Outcome(table.id, table.version)
                     raise Conflict("stale")
                 tx = TableTx(conn, table)
                 command(tx)
@@ -299,6 +320,20 @@ class CommandPath:
         if seat.game_seat is None:
             raise Forbidden("not_playing")
         return seat
+
+
+_LOG = cast(Table, ActionLogRow.__table__)
+
+
+def logged_since(
+    conn: Connection, table: TableRecord, version: int, kind: str, reason: str | None = None
+) -> bool:
+    """Whether a command of `kind` (an «end» of `reason`) changed the table
+    after `version`: what a stale command asked for, done by someone else."""
+    query = select(_LOG.c.payload).where(
+        _LOG.c.table_id == table.id, _LOG.c.kind == kind, _LOG.c.version > version
+    )
+    return any(reason is None or p.get("reason") == reason for (p,) in conn.execute(query))
 
 
 def committed(tx: TableTx, state: GameState | None, now: datetime) -> Commit:

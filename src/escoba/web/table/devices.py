@@ -18,7 +18,7 @@ import logging
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import Connection, Table, and_, insert, select, update
@@ -100,13 +100,30 @@ def device_label(user_agent: str | None) -> str:
     return (label or ua.strip()[:40] or "?")[:LABEL_MAX]
 
 
+class DeviceListener(Protocol):
+    """Who hears that a device holds a new seat (the live hub, so that the
+    device's open pages watch that table too: web/live/my_tables_live.py):
+    `during` the transaction that gave it, `after` its commit."""
+
+    def during(self, conn: Connection, device_id: int) -> None: ...
+
+    def after(self, device_id: int) -> None: ...
+
+
 class Devices:
     """The device store: who a cookie is, which seats a device holds."""
 
-    def __init__(self, db: Database, clock: Clock, signer: URLSafeSerializer) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        signer: URLSafeSerializer,
+        listener: DeviceListener | None = None,
+    ) -> None:
         self.db = db
         self.clock = clock
         self.signer = signer
+        self.listener = listener
 
     # ------------------------------------------------------------------
     # The cookie
@@ -157,9 +174,13 @@ class Devices:
             ).first()
             if seat is None:
                 return False
-            _hold(conn, device_id, seat.id, now)
+            new = _hold(conn, device_id, seat.id, now)
             if sat:
                 conn.execute(update(_D).where(_D.c.id == device_id).values(name=seat.name))
+            if new and self.listener is not None:
+                self.listener.during(conn, device_id)
+        if new and self.listener is not None:
+            self.listener.after(device_id)
         return True
 
     def held(self, device_id: int, invite: str) -> HeldSeat | None:
@@ -240,16 +261,19 @@ def name_if_unnamed(conn: Connection, device_id: int, seat_ids: list[int]) -> No
     conn.execute(update(_D).where(_D.c.id == device_id, _D.c.name.is_(None)).values(name=newest))
 
 
-def _hold(conn: Connection, device_id: int, seat_id: int, now: datetime) -> None:
+def _hold(conn: Connection, device_id: int, seat_id: int, now: datetime) -> bool:
+    """Whether the device holds the seat now and did not before."""
     exists = conn.scalar(
         select(_DS.c.seat_id).where(and_(_DS.c.device_id == device_id, _DS.c.seat_id == seat_id))
     )
-    if exists is None:
-        try:
-            with conn.begin_nested():
-                conn.execute(insert(_DS).values(device_id=device_id, seat_id=seat_id, added_at=now))
-        except IntegrityError:  # the same device, twice at once: held all the same
-            pass
+    if exists is not None:
+        return False
+    try:
+        with conn.begin_nested():
+            conn.execute(insert(_DS).values(device_id=device_id, seat_id=seat_id, added_at=now))
+    except IntegrityError:  # the same device, twice at once: held all the same
+        return False
+    return True
 
 
 def device_secret(signer: URLSafeSerializer, raw: str | None) -> str | None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from sqlalchemy import Connection
+
 from escoba.engine import EndReason, GameState, IllegalAction, Phase, end_game
 from escoba.web.base.errors import Conflict, Forbidden
-from escoba.web.table.command_path import CommandPath, Outcome
+from escoba.web.table.command_path import CommandPath, Outcome, logged_since
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.store import Credential, TableRecord, TableTx
 
@@ -39,7 +41,12 @@ class Ending(CommandPath):
             absent_pos = next(s.position for s in table.seats if s.game_seat == absent)
             self._end(tx, EndReason.ABSENCE, absent, seat.position, absent_pos)
 
-        return self._command(invite, token, version, command)
+        def done(conn: Connection, table: TableRecord, version: int) -> bool:
+            """Pressed on `version`: someone else ended it for absence since."""
+            self._player(table, token)
+            return logged_since(conn, table, version, "end", EndReason.ABSENCE.value)
+
+        return self._command(invite, token, version, command, done=done)
 
     def _end(
         self,

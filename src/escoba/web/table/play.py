@@ -3,10 +3,12 @@ robot's), and SIGUIENTE RONDA."""
 
 from __future__ import annotations
 
+from sqlalchemy import Connection
+
 from escoba.engine import Action, Card, GameState, IllegalAction, apply, start_next_round
 from escoba.web.base.errors import Conflict, Forbidden
-from escoba.web.table.command_path import CommandPath, Outcome
-from escoba.web.table.store import Credential, SeatRecord, TableTx
+from escoba.web.table.command_path import CommandPath, Outcome, logged_since
+from escoba.web.table.store import Credential, SeatRecord, TableRecord, TableTx
 
 
 class Playing(CommandPath):
@@ -33,7 +35,13 @@ class Playing(CommandPath):
             self._save(tx, state, turn_started=True)
             self._log(tx, seat.position, "next_round", {"deck": deck})
 
-        return self._command(invite, token, version, command)
+        def done(conn: Connection, table: TableRecord, version: int) -> bool:
+            """Pressed on `version`: a round was dealt since (two pressed it
+            together), so the wish is done — the fresh board, no error."""
+            self._player(table, token)  # (a refusal of its own for anyone else)
+            return logged_since(conn, table, version, "next_round")
+
+        return self._command(invite, token, version, command, done=done)
 
     def _play(self, tx: TableTx, seat: SeatRecord, action: Action) -> None:
         state = self._state(tx)

@@ -18,7 +18,7 @@ from pydantic_core import PydanticCustomError
 
 from escoba.bots import SEATABLE_KEYS
 from escoba.engine import RuleSet
-from escoba.i18n import LANGUAGES
+from escoba.i18n import ALL_LANGUAGES
 from escoba.web.api.schema.cards import CardIn, CardsIn
 from escoba.web.base.errors import Invalid
 
@@ -184,7 +184,7 @@ class EmailIn(StrictIn):
         description="`now`: an e-mail per notice (at most one per table within the server's "
         "quiet period); `daily`: one digest a day of the tables that wait on you.",
     )
-    lang: Literal["es", "pt_BR", "en"] | None = Field(
+    lang: Literal["es", "pt_BR", "en", "es_AR"] | None = Field(
         default=None,
         description="The e-mails' language; by default the request's Accept-Language, else es.",
     )
@@ -193,8 +193,8 @@ class EmailIn(StrictIn):
 #: The languages a seat's notices may be written in.
 Lang = Annotated[
     str,
-    AfterValidator(lambda lang: _one_of(lang, LANGUAGES)),
-    WithJsonSchema({"type": "string", "enum": list(LANGUAGES)}),
+    AfterValidator(lambda lang: _one_of(lang, ALL_LANGUAGES)),
+    WithJsonSchema({"type": "string", "enum": list(ALL_LANGUAGES)}),
 ]
 
 
