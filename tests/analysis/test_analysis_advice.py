@@ -139,8 +139,8 @@ def test_a_sweep_the_next_may_make_is_said_with_its_chance() -> None:
     assert facts.sweep is not None and facts.sweep.value == 1 and facts.sweep.unseen == 2
     percent = round(100 * facts.sweep.chance)
     assert say_advice(advice, NAMES, "es").endswith(
-        f"el siguiente la barre con una carta que vale 1, que tiene con una probabilidad "
-        f"del {percent} %."
+        f"la mesa queda en 14, que el siguiente barre si tiene una carta que vale 1 "
+        f"(una probabilidad del {percent} %)."
     )
 
 

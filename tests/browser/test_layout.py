@@ -254,6 +254,17 @@ def test_llevar_el_15_fits_the_smallest_phone(server: LiveServer, browser: Brows
                 shot(mover, "llevar-el-15-phone-360")
                 _play_in_view(mover, "360×640 with LLEVAR EL 15")
                 expect(mover.locator("#btn-claim")).to_have_text("LLEVAR EL 15")
+                # issue 34: the chance first, then «Luego, tu carta:» over the
+                # plays; no play bright before a card is picked
+                claim, take = _box(mover, "#btn-claim"), _box(mover, "#btn-take")
+                label, leave = _box(mover, "#play-label"), _box(mover, "#btn-leave")
+                assert claim["y"] + claim["height"] <= label["y"] + 0.5, (claim, label)
+                assert label["y"] + label["height"] <= take["y"] + 0.5, (label, take)
+                assert abs(take["y"] - leave["y"]) < 1, "LLEVAR and DEJAR EN LA MESA on one row"
+                assert _inside(label, {"x": 0, "y": 0, "width": 360, "height": 640})
+                expect(mover.locator("#play-label")).to_have_text("Luego, tu carta:")
+                for button in ("#btn-take", "#btn-leave"):
+                    expect(mover.locator(button)).to_have_class("btn")
                 check_axe(mover, "LLEVAR EL 15, phone-360")
                 return
             groups = mover.eval_on_selector_all(

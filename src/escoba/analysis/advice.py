@@ -253,10 +253,9 @@ def _why(code: str, facts: CoachFacts, names: Sequence[str], lang: str, design: 
     elif code == "claim_left" and facts.claim_left is not None:
         values["card"] = the_card(facts.claim_left, design, lang)
     elif code in ("sweep", "none_left", "partner_sweep") and facts.sweep is not None:
-        sweep = facts.sweep
-        chance = sweep.chance if sweep.weighed is None else sweep.weighed
+        sweep = facts.sweep  # the chance counted, as the option's facts say it
         values["value"] = sweep.value
-        values["percent"] = round(100 * chance)
+        values["percent"] = round(100 * sweep.chance)
         if facts.next_seat is not None:
             values["name"] = names[facts.next_seat]
     elif code in ("leftover_partner", "leftover_other") and facts.leftover_seat is not None:

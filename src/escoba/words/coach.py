@@ -41,17 +41,17 @@ COACH: Final = {
     # %(value)s the value of the one card that sweeps it, %(name)s a player)
     "coach_why_no_sweep": sentence("la mesa queda en %(sum)s, que nadie barre con una carta"),
     "coach_why_none_left": sentence(
-        "la mesa queda en %(sum)s: solo la barre una carta que vale %(value)s, y ya salieron todas"
+        "la mesa queda en %(sum)s, que solo barre una carta que vale %(value)s, y ya salieron todas"
     ),
     "coach_why_sweep": sentence(
-        "la mesa queda en %(sum)s: el siguiente la barre con una carta que vale %(value)s, "
-        "que tiene con una probabilidad del %(percent)s %%"
+        "la mesa queda en %(sum)s, que el siguiente barre si tiene una carta que vale %(value)s "
+        "(una probabilidad del %(percent)s %%)"
     ),
     "coach_why_partner_sweep": sentence(
-        "la mesa queda en %(sum)s: tu pareja, %(name)s, la barre con una carta que vale %(value)s"
+        "la mesa queda en %(sum)s, que tu pareja, %(name)s, barre con una carta que vale %(value)s"
     ),
     "coach_why_claim_left": sentence(
-        "dejas %(card)s, que hace 15 con la mesa: el siguiente puede LLEVAR EL 15"
+        "dejas %(card)s, que hace 15 con la mesa, y el siguiente puede LLEVAR EL 15"
     ),
     "coach_why_leftover_mine": sentence("en ÚLTIMAS lo que queda en la mesa es tuyo"),
     "coach_why_leftover_partner": sentence(
@@ -59,6 +59,6 @@ COACH: Final = {
     ),
     "coach_why_leftover_other": sentence("en ÚLTIMAS lo que queda en la mesa es de %(name)s"),
     "coach_why_leftover_nobody": sentence(
-        "en ÚLTIMAS lo que queda en la mesa no es de nadie: nadie levantó en la ronda"
+        "en ÚLTIMAS lo que queda en la mesa no es de nadie, porque nadie levantó en la ronda"
     ),
 }
