@@ -71,7 +71,8 @@ def test_the_coach_advises_and_the_main_button_follows_the_card_on_the_smallest_
             # the picked card's facts: the plays that take first
             shown = page.locator("#coach .coach-option:visible")
             expect(shown.first).to_be_visible()
-            captures = [bool(shown.nth(i).get_attribute("data-capture")) for i in range(shown.count())]
+            kinds = [shown.nth(i).get_attribute("data-capture") for i in range(shown.count())]
+            captures = [bool(c) for c in kinds]
             assert captures == sorted(captures, reverse=True), captures
             expect(advice).to_be_visible()  # the advice stays, first
             _play_in_view(page, f"360×640, the coach on, {card.get_attribute('data-card')} picked")

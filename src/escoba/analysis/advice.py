@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from escoba.analysis.coach import CoachFacts
 from escoba.engine.actions import Action, Claim, Play
@@ -240,7 +241,7 @@ def say_advice(
 
 def _why(code: str, facts: CoachFacts, names: Sequence[str], lang: str, design: Design) -> str:
     taken = taken_of(facts)
-    values: dict[str, object] = {"sum": facts.table_sum}
+    values: dict[str, Any] = {"sum": facts.table_sum}  # Any: `say` takes them as keywords
     if code == "claim" or code == "cards":
         values["count"] = len(taken)
     elif code == "seven_of_diamonds":
