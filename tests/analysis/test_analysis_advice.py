@@ -158,3 +158,35 @@ def test_the_advice_is_one_sentence_in_every_language(lang: str) -> None:
 
 def test_no_legal_action_no_advice() -> None:
     assert advise([], 2) is None
+
+
+def test_a_card_left_on_a_15_is_told_as_the_next_player_s_llevar_el_15() -> None:
+    from escoba.analysis.advice import reasons_of, score
+
+    v = view(deal({0: "10C 8H 9S"}, "1S 2C 3H 4C"), 0)
+    facts = coach_facts(v, play("10C"))
+    assert reasons_of(facts, 2) == ("claim_left",)
+    advice = Advice(play("10C"), facts, score(facts, 2), ("claim_left",), True)
+    assert say_advice(advice, NAMES, "es") == (
+        "Yo dejaría el rey de tréboles en la mesa: hace 15 con la mesa, y el siguiente "
+        "puede LLEVAR EL 15."
+    )
+    # and it costs more than the 15 it could take itself
+    assert score(facts, 2) < score(coach_facts(v, play("10C", "1S 4C")), 2)
+
+
+def test_at_the_round_s_last_card_it_says_whose_the_leftover_is() -> None:
+    from escoba.engine import Phase
+    from escoba.engine.round_steps import round_states
+
+    from .helpers import random_round
+
+    final = random_round(2, seed=80)
+    states = round_states(final.finished_rounds[-1], final.players, final.rules)
+    last = [s for s, _ in states if s.phase is Phase.PLAYING][-1]
+    v = view(last, last.round.turn)
+    advice = advice_of(v)
+    assert advice.facts.last_play and advice.facts.table  # cards stay at the end
+    assert advice.reasons[-1].startswith("leftover_")
+    assert "ÚLTIMAS" in say_advice(advice, NAMES, "es")
+    assert "ÚLTIMAS" in say_advice(advice, NAMES, "en")

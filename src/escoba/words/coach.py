@@ -50,9 +50,7 @@ COACH: Final = {
     "coach_why_partner_sweep": sentence(
         "la mesa queda en %(sum)s, que tu pareja, %(name)s, barre con una carta que vale %(value)s"
     ),
-    "coach_why_claim_left": sentence(
-        "dejas %(card)s, que hace 15 con la mesa, y el siguiente puede LLEVAR EL 15"
-    ),
+    "coach_why_claim_left": sentence("hace 15 con la mesa, y el siguiente puede LLEVAR EL 15"),
     "coach_why_leftover_mine": sentence("en ÚLTIMAS lo que queda en la mesa es tuyo"),
     "coach_why_leftover_partner": sentence(
         "en ÚLTIMAS lo que queda en la mesa es de tu pareja, %(name)s"
