@@ -1,6 +1,6 @@
 """The coach that advises, in Chromium (issue 34, points 4 and 6): on a
 360×640 phone with the coach on, its advice and the picked card's facts
-leave the table, the hand and its buttons in view; and the main (bright)
+leave the table, the hand and its buttons in view (on its side too); and the main (bright)
 button follows what the picked card allows, as the hint says it: LLEVAR
 for a card that makes 15, DEJAR EN LA MESA for one that makes none, neither
 before a card is picked."""
@@ -28,13 +28,17 @@ from .test_layout import _context, _play_in_view  # noqa: E402
 MAIN = "btn-primary"
 
 
-def test_the_coach_advises_and_the_main_button_follows_the_card_on_the_smallest_phone(
-    server: LiveServer, browser: Browser
+@pytest.mark.parametrize("name", ["phone-360", "phone-landscape"])
+def test_the_coach_advises_and_the_main_button_follows_the_card_on_a_small_phone(
+    server: LiveServer, browser: Browser, name: str
 ) -> None:
+    """On a phone on its side too: the coach's panel made the hand's column
+    taller than the screen, and the felt stretched beside it past the
+    bottom edge."""
     seat = ApiSeat.create(server.url)
     seat.command("/robots", robot="tito")
     seat.command("/start")
-    context = _context(browser, "phone-360")
+    context = _context(browser, name)
     try:
         page = context.new_page()
         errors = console_errors(page)
@@ -50,7 +54,7 @@ def test_the_coach_advises_and_the_main_button_follows_the_card_on_the_smallest_
         # nothing picked yet: no play button is the main one
         for button in ("#btn-take", "#btn-leave"):
             assert MAIN not in (page.locator(button).get_attribute("class") or "")
-        _play_in_view(page, "360×640, the coach on, nothing picked")
+        _play_in_view(page, f"{name}, the coach on, nothing picked")
         cards = page.locator("#hand .hand-card")
         for k in range(cards.count()):
             card = cards.nth(k)
@@ -75,9 +79,9 @@ def test_the_coach_advises_and_the_main_button_follows_the_card_on_the_smallest_
             captures = [bool(c) for c in kinds]
             assert captures == sorted(captures, reverse=True), captures
             expect(advice).to_be_visible()  # the advice stays, first
-            _play_in_view(page, f"360×640, the coach on, {card.get_attribute('data-card')} picked")
-        shot(page, "coach-advice-phone-360", full_page=True)
-        check_axe(page, "the coach's advice, phone-360")
+            _play_in_view(page, f"{name}, the coach on, {card.get_attribute('data-card')} picked")
+        shot(page, f"coach-advice-{name}", full_page=True)
+        check_axe(page, f"the coach's advice, {name}")
         assert errors == [], errors
     finally:
         context.close()
