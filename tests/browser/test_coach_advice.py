@@ -1,9 +1,9 @@
 """The coach that advises, in Chromium (issue 34, points 4 and 6): on a
-360×640 phone with the coach on, its advice and the picked card's facts
-leave the table, the hand and its buttons in view (on its side too); and the main (bright)
-button follows what the picked card allows, as the hint says it: LLEVAR
-for a card that makes 15, DEJAR EN LA MESA for one that makes none, neither
-before a card is picked."""
+360×640 phone with the coach on (and on a phone on its side), its advice
+and the picked card's facts leave the table, the hand and its buttons in
+view; and the main (bright) button follows what the picked card allows, as
+the hint says it: LLEVAR for a card that makes 15, DEJAR EN LA MESA for one
+that makes none, neither before a card is picked."""
 
 from __future__ import annotations
 
