@@ -59,6 +59,7 @@ SAMPLES: dict[str, object] = {
     "value": 6,
     "percent": 43,
     "suit": "oros",
+    "why": "te llevas 2 cartas",
 }
 COUNTS: dict[str, tuple[object, object]] = {
     "cards": (("4H",), ("4H", "5C")),

@@ -232,10 +232,14 @@ def test_a_full_table_fits_every_screen(
     shot(page, f"full-table-{name}")
 
 
-def test_llevar_el_15_fits_the_smallest_phone(server: LiveServer, browser: Browser) -> None:
+@pytest.mark.parametrize("name", ["phone-360", "phone-landscape"])
+def test_llevar_el_15_fits_the_smallest_phone(
+    server: LiveServer, browser: Browser, name: str
+) -> None:
     """Item 9, with LLEVAR EL 15 shown (its note, its button and a longer
-    hint) on a 360×640 phone: still all in view."""
-    ana_ctx, beto_ctx = _context(browser, "phone-360"), _context(browser, "phone-360")
+    hint) on a 360×640 phone: still all in view; and on a phone on its side,
+    with «Luego, tu carta:» (issue 34) for screen readers only there."""
+    ana_ctx, beto_ctx = _context(browser, name), _context(browser, name)
     try:
         ana, beto = ana_ctx.new_page(), beto_ctx.new_page()
         start_two_player_game(ana, beto, server.url, touch=True)
@@ -251,10 +255,24 @@ def test_llevar_el_15_fits_the_smallest_phone(server: LiveServer, browser: Brows
             other = beto if mover is ana else ana
             if mover.locator("#btn-claim").count():
                 mover.evaluate("() => window.scrollTo(0, 0)")
-                shot(mover, "llevar-el-15-phone-360")
-                _play_in_view(mover, "360×640 with LLEVAR EL 15")
+                shot(mover, f"llevar-el-15-{name}")
+                _play_in_view(mover, f"{name} with LLEVAR EL 15")
                 expect(mover.locator("#btn-claim")).to_have_text("LLEVAR EL 15")
-                check_axe(mover, "LLEVAR EL 15, phone-360")
+                if name == "phone-landscape":
+                    expect(mover.locator("#play-label")).to_have_text("Luego, tu carta:")
+                    return
+                # issue 34: the chance first, then «Luego, tu carta:» over the
+                # plays; no play bright before a card is picked
+                claim, take = _box(mover, "#btn-claim"), _box(mover, "#btn-take")
+                label, leave = _box(mover, "#play-label"), _box(mover, "#btn-leave")
+                assert claim["y"] + claim["height"] <= label["y"] + 0.5, (claim, label)
+                assert label["y"] + label["height"] <= take["y"] + 0.5, (label, take)
+                assert abs(take["y"] - leave["y"]) < 1, "LLEVAR and DEJAR EN LA MESA on one row"
+                assert _inside(label, {"x": 0, "y": 0, "width": 360, "height": 640})
+                expect(mover.locator("#play-label")).to_have_text("Luego, tu carta:")
+                for button in ("#btn-take", "#btn-leave"):
+                    expect(mover.locator(button)).to_have_class("btn")
+                check_axe(mover, f"LLEVAR EL 15, {name}")
                 return
             groups = mover.eval_on_selector_all(
                 "#hand .hand-card",

@@ -14,6 +14,7 @@ from escoba.analysis import coach_facts, say_coach
 from escoba.engine.actions import Claim
 from escoba.engine.cards import NOTATION
 from escoba.names import Design
+from escoba.web.table.coaching import linked
 
 from .helpers import join, move_seat, page_game_on_my_turn, service_of, text_of
 
@@ -54,9 +55,9 @@ def test_the_coach_is_off_until_chosen_then_says_what_each_play_leaves(
         assert key in options
         words = say_coach(coach_facts(v, action), state_names(site, invite), "es", design)
         block = page[page.index(f'data-card="{key[1]}" data-capture="{key[2]}"') :]
-        block = text_of(block[: block.index("</div>")])
-        for line in words:
-            assert line in block, (line, block)
+        block = block[: block.index("</div>")]
+        for line in words:  # as written, with its game words linked to the rules
+            assert str(linked(line, "es")) in block, (line, block)
     switch(site, invite, "off")
     assert coach_options(site.get(f"/t/{invite}").text) == []
 

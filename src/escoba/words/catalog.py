@@ -7,13 +7,14 @@ from collections.abc import Mapping
 from typing import Final
 
 from escoba.words.analysis import ANALYSIS
+from escoba.words.coach import COACH
 from escoba.words.message import Message
 from escoba.words.notices import NOTICES
 from escoba.words.rules import RULES
 from escoba.words.site import SITE
 from escoba.words.table import TABLE
 
-PARTS: Final = (RULES, TABLE, SITE, NOTICES, ANALYSIS)
+PARTS: Final = (RULES, TABLE, SITE, NOTICES, ANALYSIS, COACH)
 
 
 def _gathered(parts: tuple[Mapping[str, Message], ...]) -> dict[str, Message]:

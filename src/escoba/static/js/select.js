@@ -68,7 +68,25 @@ export function render() {
   });
   ROWS.forEach(rove);
   describe(raised, claim);
+  mainButton(raised);
   coachShow(raised, claim);
+}
+
+// The main (bright) style goes to the button the selection allows: LLEVAR
+// for a card that makes 15 (or with table cards picked), DEJAR EN LA MESA
+// for one that makes none; neither before a card is picked (LLEVAR EL 15,
+// when offered, is the chance then: its own style).
+function mainButton(raised) {
+  var take = $("#btn-take");
+  var leave = $("#btn-leave");
+  if (!take || !leave) return;
+  var main = null;
+  if (raised) {
+    if (picked.table.length || groupsOf(raised).length) main = take;
+    else if (raised.getAttribute("data-can-leave") === "true") main = leave;
+  }
+  take.classList.toggle("btn-primary", main === take);
+  leave.classList.toggle("btn-primary", main === leave);
 }
 
 function describe(raised, claim) {

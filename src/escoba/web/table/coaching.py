@@ -6,6 +6,11 @@ what stays), from `escoba.analysis.coach`.
 **Off by default, chosen per seat** (`seat_coaches`: a row is a seat that
 turned it on), on the table page beside the seat's other choices.
 
+**It advises** (issue 34, point 4): first the play it would make and why,
+in one sentence (`escoba.analysis.advice`), then the facts of each option,
+the ones that take before the ones that leave a card. Its game words link
+to their paragraph of the rules page (`linked`).
+
 **Only where it gives nobody an edge**: it shows to a seat that turned it
 on at a table whose other seats are all robots, or where every person at
 the table turned it on; each of them then reads that it is on for
@@ -19,12 +24,15 @@ shows the new state.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import cast
 
+from markupsafe import Markup, escape
 from sqlalchemy import Connection, Table, bindparam, delete, insert, select
 
 from escoba.analysis import coach_facts, say_coach
+from escoba.analysis.advice import advise, capture_first, say_advice
 from escoba.engine.actions import Claim, Play
 from escoba.engine.cards import NOTATION, Card
 from escoba.i18n import translations
@@ -60,6 +68,45 @@ class Coaching(CommandPath):
         return self._command(invite, token, None, command, game_action=False, bump_version=False)
 
 
+#: the game's words in the coach's sentences, each linked to its paragraph
+#: of the rules page: LLEVAR EL 15, ÚLTIMAS and ¡ESCOBA! stay Spanish in
+#: every language; sweeping the table is the language's own verb
+_RULES_PAGE = "/reglas"
+_SWEEP = {"es": r"barr(?:e|en|es|ería|erla|er)", "pt_BR": r"varr\w*", "en": r"sweep\w*"}
+_GAME_WORDS = (
+    (r"LLEVAR EL 15", "llevar-el-15"),
+    (r"ÚLTIMAS", "ultimas"),
+    (r"¡?ESCOBA!?", "escoba"),
+)
+
+
+def _words_pattern(lang: str) -> re.Pattern[str]:
+    sweep = _SWEEP.get(lang, _SWEEP["es"] if lang.startswith("es") else _SWEEP["en"])
+    parts = [f"(?P<w{i}>{p})" for i, (p, _) in enumerate(_GAME_WORDS)]
+    parts.append(rf"(?P<sweep>\b{sweep}\b)")
+    return re.compile("|".join(parts))
+
+
+def linked(text: str, lang: str) -> Markup:
+    """`text`, escaped, with its game words linked to the rules page:
+    «barre» and ¡ESCOBA! to #escoba, LLEVAR EL 15 to #llevar-el-15, ÚLTIMAS
+    to #ultimas."""
+    out: list[str] = []
+    at = 0
+    for m in _words_pattern(lang).finditer(text):
+        name = m.lastgroup or ""
+        anchor = "escoba" if name == "sweep" else _GAME_WORDS[int(name[1:])][1]
+        out.append(escape(text[at : m.start()]))
+        out.append(
+            Markup('<a class="rules-word" href="{}#{}">{}</a>').format(
+                _RULES_PAGE, anchor, m.group(0)
+            )
+        )
+        at = m.end()
+    out.append(escape(text[at:]))
+    return Markup("").join(out)
+
+
 @dataclass(frozen=True, slots=True)
 class CoachOption:
     """The coach's words for one legal action of the seat on turn, keyed as
@@ -69,14 +116,16 @@ class CoachOption:
     kind: str
     card: str
     capture: str
-    title: str
-    lines: tuple[str, ...]
+    title: Markup
+    lines: tuple[Markup, ...]
+    advised: bool = False  # the play the coach would make
 
 
 @dataclass(frozen=True, slots=True)
 class CoachBoard:
     status: CoachStatus
     options: tuple[CoachOption, ...]  # empty unless it shows, on the seat's turn
+    advice: Markup | None = None  # which play it would make and why, first
 
 
 def coach_board(page: TablePage, design: Design, lang: str) -> CoachBoard | None:
@@ -87,25 +136,33 @@ def coach_board(page: TablePage, design: Design, lang: str) -> CoachBoard | None
     if status is None or v is None or v.seat is None:
         return None
     options: list[CoachOption] = []
+    advice = None
     if status.active and v.turn == v.seat:
         tr = translations(lang)
-        for action in v.legal:
-            lines = tuple(say_coach(coach_facts(v, action), page.names, lang, design))
+        facts = [(action, coach_facts(v, action)) for action in capture_first(v.legal)]
+        best = advise(facts, v.players)
+        if best is not None:
+            advice = linked(say_advice(best, page.names, lang, design), lang)
+        for action, f in facts:
+            said = say_coach(f, page.names, lang, design)
+            lines = tuple(linked(line, lang) for line in said)
+            mine = best is not None and action == best.action
             if isinstance(action, Claim):
                 taken = the_cards(action.group, design, lang)
-                title = tr.gettext("Si haces LLEVAR EL 15 con %(cards)s:") % {"cards": taken}
-                options.append(CoachOption("claim", "", _notations(action.group), title, lines))
+                said_title = tr.gettext("Si haces LLEVAR EL 15 con %(cards)s:") % {"cards": taken}
+                title = linked(said_title, lang)
+                group = _notations(action.group)
+                options.append(CoachOption("claim", "", group, title, lines, mine))
                 continue
             assert isinstance(action, Play)
             if action.capture:
                 taken = the_cards(action.capture, design, lang)
-                title = tr.gettext("Si te llevas %(cards)s:") % {"cards": taken}
+                title = escape(tr.gettext("Si te llevas %(cards)s:") % {"cards": taken})
             else:
-                title = tr.gettext("Si la dejas en la mesa:")
-            options.append(
-                CoachOption("play", NOTATION[action.card], _notations(action.capture), title, lines)
-            )
-    return CoachBoard(status, tuple(options))
+                title = escape(tr.gettext("Si la dejas en la mesa:"))
+            card, capture = NOTATION[action.card], _notations(action.capture)
+            options.append(CoachOption("play", card, capture, title, lines, mine))
+    return CoachBoard(status, tuple(options), advice)
 
 
 def _notations(cards: tuple[Card, ...]) -> str:
