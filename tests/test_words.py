@@ -59,6 +59,7 @@ SAMPLES: dict[str, object] = {
     "value": 6,
     "percent": 43,
     "suit": "oros",
+    "counts": ("Ana: 22", "Luna: 18"),
 }
 COUNTS: dict[str, tuple[object, object]] = {
     "cards": (("4H",), ("4H", "5C")),

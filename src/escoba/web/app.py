@@ -41,6 +41,7 @@ from escoba.web.html import (
     push_routes,
     routes,
 )
+from escoba.web.html.rules_routes import router as rules_router
 from escoba.web.html.story_routes import router as story_router
 from escoba.web.live.bridges import Hub, make_bridge
 from escoba.web.live.streams import Broker, close_on_exit_signals
@@ -351,6 +352,7 @@ def create_app(
     app.include_router(apidocs.router)
     app.include_router(routes.router)
     app.include_router(story_router)
+    app.include_router(rules_router)
     app.include_router(email_routes.router)
     app.include_router(push_routes.router)
     app.include_router(device_routes.router)

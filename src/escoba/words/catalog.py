@@ -10,10 +10,11 @@ from escoba.words.analysis import ANALYSIS
 from escoba.words.message import Message
 from escoba.words.notices import NOTICES
 from escoba.words.rules import RULES
+from escoba.words.scoring import SCORING
 from escoba.words.site import SITE
 from escoba.words.table import TABLE
 
-PARTS: Final = (RULES, TABLE, SITE, NOTICES, ANALYSIS)
+PARTS: Final = (RULES, TABLE, SITE, NOTICES, ANALYSIS, SCORING)
 
 
 def _gathered(parts: tuple[Mapping[str, Message], ...]) -> dict[str, Message]:

@@ -29,6 +29,7 @@ from escoba.names import (
     the_cards,
 )
 from escoba.web.base.settings import DEFAULT_LIMITS
+from escoba.web.rendering.score_lines import WhyLine, why_lines
 from escoba.web.table.pages import RoundPoints, TablePage
 from escoba.web.table.story import series_names
 from escoba.words import Limits, leftover_sum, say, say_html, say_result_html, say_rules
@@ -113,6 +114,8 @@ class RoundTable:
     setenta: bool = False  # la setenta replaced «most sevens» in this round
     leftover_check: str | None = None  # «Cuenta de los restos: suman 25 = 10 + 15 (…)»
     rules: str = ""  # which rules the round was played under (say_rules)
+    # why each line gave its points, with its paragraph of /reglas (score_lines)
+    why: tuple[WhyLine, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +369,7 @@ def round_table(
             else None
         ),
         rules=say_rules(rules, lang),
+        why=why_lines(summary.scores, [row.label for row in rows], rules, lang),
     )
 
 
