@@ -1,7 +1,7 @@
 """The words of a round's points: why each line of the round summary gave
 its points to whom («Luna: 22, Ana: 18. 1 punto para Luna.»), under the
 line's name, which links to its paragraph of the rules page. `counts` is
-each side's count as «Luna: 22» items (`score_count`), joined by «, »;
+each side's count as «Luna: 22» items, joined by «, »;
 `who` is a side's name, or the tied sides' names joined by «y»."""
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from typing import Final
 from escoba.words.message import counted, sentence
 
 SCORING: Final = {
-    # one side's count in a line: «Luna: 22», «Ana y Tito: coja»
-    "score_count": sentence("%(who)s: %(count)s"),
+    # a side with no setenta (a suit missing): «Ana y Tito: coja»
     "score_coja": sentence("coja"),
     # -- Most cards, diamonds, sevens or the highest setenta ----------------
     "why_most": counted(

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from babel.numbers import format_decimal
 from markupsafe import Markup
 
 from escoba.engine.rules import RuleSet
@@ -47,10 +48,15 @@ def _and(items: Sequence[Markup], lang: str) -> Markup:
 
 
 def _counts(labels: Sequence[Markup], counts: Sequence[object], lang: str) -> list[Markup]:
+    """Each side's count, «Luna: 22» (the same in every language)."""
     return [
-        say_html("score_count", lang, who=label, count=count)
+        Markup("{}: {}").format(label, count if isinstance(count, Markup) else _number(count, lang))
         for label, count in zip(labels, counts, strict=True)
     ]
+
+
+def _number(value: object, lang: str) -> str:
+    return format_decimal(value, locale=lang) if isinstance(value, int) else str(value)
 
 
 def _majority(
