@@ -20,6 +20,7 @@ from escoba.engine.cards import (
     CARDS,
     FIFTEEN,
     IS_DIAMOND,
+    NOTATION,
     SEVEN_OF_DIAMONDS,
     VALUE,
     Card,
@@ -39,6 +40,7 @@ from escoba.engine.state import Leftover, RoundSummary
 from escoba.i18n import translations
 from escoba.names import Design, and_list, the_card, the_cards, words
 from escoba.web.rendering.board import RoundTable, round_table
+from escoba.words import say, say_html
 
 DECK_SIZE: Final = len(CARDS)
 
@@ -251,9 +253,37 @@ def page_words(design: Design, lang: str = "es") -> dict[str, Any]:
         "the_cards": lambda cards: the_cards(list(cards), design, lang),
         "sum_text": lambda card, group: values_sum((card, *group)),
         "values_sum": values_sum,
+        "notation": lambda card: NOTATION[card],
+        "value_of": lambda card: VALUE[card],
         "need": lambda example: FIFTEEN - VALUE[example.card],
         "face_name": face_name,
         "setenta_sum": lambda cards: " + ".join(str(SETENTA_WORTH[VALUE[c]]) for c in cards),
         "targets_text": targets_text,
         "pt": lambda value, key: Markup('<span data-points="{}">{}</span>').format(key, value),
     }
+
+
+#: Each house rule (`RuleSet.variants`) → its paragraph of /reglas.
+RULE_ANCHORS: Final = {
+    "setenta": "setenta",
+    "ties_each": "empates",
+    "compulsory_capture": "captura-obligatoria",
+    "thirty_single": "treinta",
+}
+
+
+def _link(anchor: str, text: str | Markup) -> Markup:
+    href = "/reglas" + (f"#{anchor}" if anchor else "")
+    return Markup('<a class="rules-link" href="{}">{}</a>').format(href, text)
+
+
+def rules_sentence(rules: RuleSet, lang: str = "es") -> Markup:
+    """`say_rules`' sentence with its words linked to the rules page: the
+    site's rules to the page, each house rule's name to its paragraph, a
+    target of the house to «Otros puntos para ganar»."""
+    if rules.is_site:
+        return _link("", say("rules_site", lang, points=rules.target))
+    named = [_link(RULE_ANCHORS[v], say(f"rule_{v}", lang)) for v in rules.variants()]
+    if not named:
+        return _link("objetivo", say("rules_house_target", lang, points=rules.target))
+    return say_html("rules_house", lang, points=rules.target, rules=named)
