@@ -25,7 +25,8 @@ _WIDER = """() => {
   for (const el of document.querySelectorAll('main *')) {
     const box = el.getBoundingClientRect();
     if (box.width && (box.right > width + 1 || box.left < -1)) {
-      out.push(el.tagName + '.' + el.className + ' ' + Math.round(box.left) + '..' + Math.round(box.right));
+      const where = Math.round(box.left) + '..' + Math.round(box.right);
+      out.push(el.tagName + '.' + el.className + ' ' + where);
     }
   }
   return out.slice(0, 5);
