@@ -110,3 +110,32 @@ def test_the_page_chooses_the_deck(site: TestClient) -> None:
 
 def test_the_home_page_leads_to_the_rules(site: TestClient) -> None:
     assert 'href="/reglas"' in site.get("/").text
+
+
+def test_the_table_rules_sentence_links_each_house_rule_to_its_paragraph() -> None:
+    """The lobby's and the game's «Reglas de la casa, a 30 puntos: …»: each
+    house rule's name leads to its paragraph, and the sentence reads the same
+    as `say_rules`' without its tags."""
+    from escoba.engine import RuleSet
+    from escoba.web.rendering.rules_page import rules_sentence
+    from escoba.words import say_rules
+
+    every = RuleSet(
+        target=30, setenta=True, ties="each", compulsory_capture=True, thirty_is_double=False
+    )
+    for lang in ("es", "pt_BR", "en"):
+        for rules in (RuleSet(), RuleSet(target=15), RuleSet(setenta=True), every):
+            html = str(rules_sentence(rules, lang))
+            assert re.sub(r"<[^>]+>", "", html) == say_rules(rules, lang)
+        links = re.findall(r'href="/reglas#([\w-]+)"', str(rules_sentence(every, lang)))
+        assert links == ["setenta", "empates", "captura-obligatoria", "treinta"]
+    assert re.findall(r'href="(/reglas[^"]*)"', str(rules_sentence(RuleSet()))) == ["/reglas"]
+    assert re.findall(r'href="(/reglas[^"]*)"', str(rules_sentence(RuleSet(target=15)))) == [
+        "/reglas#objetivo"
+    ]
+
+
+def test_the_lobby_links_its_house_rules_to_the_rules(site: TestClient) -> None:
+    response = site.post("/tables", data={"name": "Ana", "setenta": "1"})
+    lobby = site.get(response.url).text
+    assert 'href="/reglas#setenta">la setenta.</a>' in lobby
