@@ -117,7 +117,7 @@ def test_the_table_rules_sentence_links_each_house_rule_to_its_paragraph() -> No
     house rule's name leads to its paragraph, and the sentence reads the same
     as `say_rules`' without its tags."""
     from escoba.engine import RuleSet
-    from escoba.web.rendering.rules_page import rules_sentence
+    from escoba.web.rendering.score_lines import rules_sentence
     from escoba.words import say_rules
 
     every = RuleSet(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Final
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from escoba.engine.captures import Group, capture_groups
 from escoba.engine.cards import (
@@ -40,7 +40,6 @@ from escoba.engine.state import Leftover, RoundSummary
 from escoba.i18n import translations
 from escoba.names import Design, and_list, the_card, the_cards, words
 from escoba.web.rendering.board import RoundTable, round_table
-from escoba.words import say
 
 DECK_SIZE: Final = len(CARDS)
 
@@ -261,42 +260,3 @@ def page_words(design: Design, lang: str = "es") -> dict[str, Any]:
         "targets_text": targets_text,
         "pt": lambda value, key: Markup('<span data-points="{}">{}</span>').format(key, value),
     }
-
-
-#: Each house rule (`RuleSet.variants`) → its paragraph of /reglas.
-RULE_ANCHORS: Final = {
-    "setenta": "setenta",
-    "ties_each": "empates",
-    "compulsory_capture": "captura-obligatoria",
-    "thirty_single": "treinta",
-}
-
-
-def _link(anchor: str, text: str | Markup) -> Markup:
-    href = "/reglas" + (f"#{anchor}" if anchor else "")
-    return Markup('<a class="rules-link" href="{}">{}</a>').format(href, text)
-
-
-def rules_sentence(rules: RuleSet, lang: str = "es") -> Markup:
-    """`say_rules`' sentence with its words linked to the rules page: the
-    site's rules to the page, each house rule's name to its paragraph (with
-    the comma or the full stop after it, so that the sentence reads the same
-    without its tags), a target of the house to «Otros puntos para ganar»."""
-    if rules.is_site:
-        return _link("", say("rules_site", lang, points=rules.target))
-    variants = rules.variants()
-    if not variants:
-        return _link("objetivo", say("rules_house_target", lang, points=rules.target))
-    named = [say(f"rule_{v}", lang) for v in variants]
-    text = say("rules_house", lang, points=rules.target, rules=named)
-    out, pos = Markup(""), text.find(":") + 1
-    out += escape(text[:pos])
-    for variant, name in zip(variants, named, strict=True):
-        start = text.find(name, pos)
-        if start < 0:  # a translation that words the list otherwise
-            return _link("variantes", text)
-        end = start + len(name)
-        end += 1 if text[end : end + 1] in (",", ".", ";") else 0
-        out += escape(text[pos:start]) + _link(RULE_ANCHORS[variant], text[start:end])
-        pos = end
-    return out + escape(text[pos:])

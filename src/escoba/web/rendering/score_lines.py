@@ -1,4 +1,8 @@
-"""Why each line of a round summary gave its points to whom, in a sentence
+"""The words of a table that lead to the rules page (`/reglas#…`): why each
+line of a round summary gave its points to whom, and the table's rules
+sentence with each house rule's name linked to its paragraph.
+
+Why each line of a round summary gave its points to whom, in a sentence
 of the catalog (`escoba.words.scoring`), and the paragraph of the rules page
 (`/reglas#…`) that explains the line. The sentences read the engine's own
 scores (`SideScore`): who got the points is the engine's decision, the words
@@ -12,12 +16,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from babel.numbers import format_decimal
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from escoba.engine.rules import RuleSet
 from escoba.engine.state import SideScore
 from escoba.names import AND
-from escoba.words import say_html
+from escoba.words import say, say_html
 
 #: Each line of the summary → its paragraph of the rules page.
 ANCHORS: Final = {
@@ -131,3 +135,42 @@ def why_lines(
         text = say_html("why_seven_of_diamonds_nobody", lang)
     out.append(WhyLine("seven_of_diamonds", ANCHORS["seven_of_diamonds"], text))
     return tuple(out)
+
+
+#: Each house rule (`RuleSet.variants`) → its paragraph of /reglas.
+RULE_ANCHORS: Final = {
+    "setenta": "setenta",
+    "ties_each": "empates",
+    "compulsory_capture": "captura-obligatoria",
+    "thirty_single": "treinta",
+}
+
+
+def _link(anchor: str, text: str | Markup) -> Markup:
+    href = "/reglas" + (f"#{anchor}" if anchor else "")
+    return Markup('<a class="rules-link" href="{}">{}</a>').format(href, text)
+
+
+def rules_sentence(rules: RuleSet, lang: str = "es") -> Markup:
+    """`say_rules`' sentence with its words linked to the rules page: the
+    site's rules to the page, each house rule's name to its paragraph (with
+    the comma or the full stop after it, so that the sentence reads the same
+    without its tags), a target of the house to «Otros puntos para ganar»."""
+    if rules.is_site:
+        return _link("", say("rules_site", lang, points=rules.target))
+    variants = rules.variants()
+    if not variants:
+        return _link("objetivo", say("rules_house_target", lang, points=rules.target))
+    named = [say(f"rule_{v}", lang) for v in variants]
+    text = say("rules_house", lang, points=rules.target, rules=named)
+    out, pos = Markup(""), text.find(":") + 1
+    out += escape(text[:pos])
+    for variant, name in zip(variants, named, strict=True):
+        start = text.find(name, pos)
+        if start < 0:  # a translation that words the list otherwise
+            return _link("variantes", text)
+        end = start + len(name)
+        end += 1 if text[end : end + 1] in (",", ".", ";") else 0
+        out += escape(text[pos:start]) + _link(RULE_ANCHORS[variant], text[start:end])
+        pos = end
+    return out + escape(text[pos:])
