@@ -9,14 +9,14 @@ import re
 
 from markupsafe import Markup
 
-from escoba.engine import RuleSet
+from escoba.engine import GameState, Phase, RuleSet, view
 from escoba.engine.cards import CARDS, IS_DIAMOND, NOTATION, VALUE, parse_card
 from escoba.engine.scoring import score_round
 from escoba.names import Design
 from escoba.web.rendering.score_lines import ANCHORS, why_lines
 from escoba.web.rendering.templating import render_table
 
-from .conftest import make_page, text_of
+from .conftest import make_page, play_until, start, text_of
 from .test_summary_lines import round_over, twenty_two_against_eighteen, with_scores
 
 NAMES = (Markup("Ana"), Markup("Luna"), Markup("Beto"))
@@ -153,3 +153,23 @@ def test_the_summary_shows_each_reason_linked_to_its_rule() -> None:
     # names come in their own <bdi>: read without the spaces of their tags
     said = {line: re.sub(r" ([:,])", r"\1", text_of(text)) for line, _, _, text in items}
     assert said["cards"] == "Ana: 22, Beto: 18. 1 punto para Ana, por tener más."
+
+
+def test_the_game_s_words_lead_to_their_rules() -> None:
+    """At the table: ÚLTIMAS in the game bar, the chance of LLEVAR EL 15 and
+    the pause menu lead to the rules page."""
+
+    def claim_for_seat_0(state: GameState) -> bool:
+        return state.phase is Phase.PLAYING and state.round.turn == 0 and view(state, 0).can_claim
+
+    state = play_until(start(2, seed=4), claim_for_seat_0, seed=6)
+    html = render_table(make_page(state, seat=0), Design.FRENCH)
+    assert '<a class="rules-link" href="/reglas#llevar-el-15">¿Qué es LLEVAR EL 15?</a>' in html
+    assert '<a class="rules-link" href="/reglas">Las reglas del juego</a>' in html
+
+    def last_deal(state: GameState) -> bool:
+        return state.phase is Phase.PLAYING and view(state, 0).last_deal
+
+    state = play_until(start(2, seed=4), last_deal, seed=6)
+    html = render_table(make_page(state, seat=0), Design.FRENCH)
+    assert re.search(r'<a class="chip chip-ultimas" href="/reglas#ultimas"[^>]*>ÚLTIMAS</a>', html)
