@@ -139,3 +139,11 @@ def test_the_lobby_links_its_house_rules_to_the_rules(site: TestClient) -> None:
     response = site.post("/tables", data={"name": "Ana", "setenta": "1"})
     lobby = site.get(response.url).text
     assert 'href="/reglas#setenta">la setenta.</a>' in lobby
+
+
+def test_the_invitation_leads_to_the_rules(site: TestClient) -> None:
+    response = site.post("/tables", data={"name": "Ana"})
+    invite = response.url.path.rsplit("/", 1)[-1]
+    site.cookies.clear()  # a newcomer, by the invitation link
+    page = site.get(f"/t/{invite}").text
+    assert re.search(r'<li class="invite-rules"><a class="rules-link" href="/reglas">', page)
