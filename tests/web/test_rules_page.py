@@ -10,9 +10,11 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from escoba.engine.rules import SETENTA_WORTH
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
+from escoba.web.rendering.rules_page import points
 
 from .conftest import first_legal
 
@@ -68,6 +70,12 @@ def test_the_rules_page_in_each_language(site: TestClient, lang: str) -> None:
     # the game's own words stay Spanish in every language
     for word in ("LLEVAR EL 15", "ÚLTIMAS", "¡ESCOBA DOBLE!"):
         assert word in html
+    # every scoring line's points and la setenta's table, the engine's in
+    # every language (tests/web_ui/test_rules_numbers.py compares them with RULES.md)
+    said = {k: int(v) for k, v in re.findall(r'data-points="(\w+)">(\d+)<', html)}
+    assert said == points()
+    setenta = {int(v): int(w) for v, w in re.findall(r'data-setenta="(\d+)">(\d+)<', html)}
+    assert setenta == SETENTA_WORTH
     # the numbers of the settings, not literals: 48 hours, 7 days by default
     assert 'data-hours="48"' in html and 'data-days="7"' in html
     # the worked round's summary, with a reason for each line linked to its rule
