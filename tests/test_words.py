@@ -60,6 +60,7 @@ SAMPLES: dict[str, object] = {
     "percent": 43,
     "suit": "oros",
     "why": "te llevas 2 cartas",
+    "counts": ("Ana: 22", "Luna: 18"),
 }
 COUNTS: dict[str, tuple[object, object]] = {
     "cards": (("4H",), ("4H", "5C")),

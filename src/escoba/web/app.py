@@ -44,6 +44,7 @@ from escoba.web.html import (
 )
 from escoba.web.html.game_pages import router as games_router
 from escoba.web.html.lesson_routes import router as lesson_router
+from escoba.web.html.rules_routes import router as rules_router
 from escoba.web.html.story_routes import router as story_router
 from escoba.web.live.bridges import Hub, make_bridge
 from escoba.web.live.my_tables_live import DeviceNews
@@ -357,6 +358,7 @@ def create_app(
     app.include_router(routes.router)
     app.include_router(story_router)
     app.include_router(games_router)
+    app.include_router(rules_router)
     app.include_router(email_routes.router)
     app.include_router(push_routes.router)
     app.include_router(device_routes.router)

@@ -11,10 +11,11 @@ from escoba.words.coach import COACH
 from escoba.words.message import Message
 from escoba.words.notices import NOTICES
 from escoba.words.rules import RULES
+from escoba.words.scoring import SCORING
 from escoba.words.site import SITE
 from escoba.words.table import TABLE
 
-PARTS: Final = (RULES, TABLE, SITE, NOTICES, ANALYSIS, COACH)
+PARTS: Final = (RULES, TABLE, SITE, NOTICES, ANALYSIS, COACH, SCORING)
 
 
 def _gathered(parts: tuple[Mapping[str, Message], ...]) -> dict[str, Message]:

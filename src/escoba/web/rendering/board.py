@@ -29,9 +29,10 @@ from escoba.names import (
     the_cards,
 )
 from escoba.web.base.settings import DEFAULT_LIMITS
+from escoba.web.rendering.score_lines import WhyLine, rules_sentence, why_lines
 from escoba.web.table.pages import RoundPoints, TablePage
 from escoba.web.table.story import series_names
-from escoba.words import Limits, leftover_sum, say, say_html, say_result_html, say_rules
+from escoba.words import Limits, leftover_sum, say, say_html, say_result_html
 
 RECENT_PLAYS: Final = 6
 
@@ -112,7 +113,11 @@ class RoundTable:
     leftover: Markup | None
     setenta: bool = False  # la setenta replaced «most sevens» in this round
     leftover_check: str | None = None  # «Cuenta de los restos: suman 25 = 10 + 15 (…)»
-    rules: str = ""  # which rules the round was played under (say_rules)
+    # which rules the round was played under (say_rules' sentence, its words
+    # linked to the rules page: score_lines.rules_sentence)
+    rules: str = ""
+    # why each line gave its points, with its paragraph of /reglas (score_lines)
+    why: tuple[WhyLine, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,7 +370,8 @@ def round_table(
             if left.cards
             else None
         ),
-        rules=say_rules(rules, lang),
+        rules=rules_sentence(rules, lang),
+        why=why_lines(summary.scores, [row.label for row in rows], rules, lang),
     )
 
 

@@ -37,6 +37,7 @@ from escoba.web.base.cards_svg import card_back_svg, card_svg, sprite_name
 from escoba.web.base.errors import ServiceError
 from escoba.web.base.settings import DEFAULT_LIMITS, PageLimits
 from escoba.web.rendering.board import and_list, board_model, robot_level, who
+from escoba.web.rendering.score_lines import rules_sentence
 from escoba.web.table.coaching import coach_board
 from escoba.web.table.my_tables import Elsewhere
 from escoba.web.table.notice import NoticeKind
@@ -128,6 +129,8 @@ def environment(lang: str = "es", limits: PageLimits = DEFAULT_LIMITS) -> Enviro
         say=lambda code, **values: say(code, lang, limits=limits, **values),
         say_html=lambda code, **values: say_html(code, lang, limits=limits, **values),
         say_rules=lambda rules, words="rules": say_rules(rules, lang, words=words),
+        # the same sentence, its words linked to their paragraphs of /reglas
+        rules_sentence=lambda rules: rules_sentence(rules, lang),
         html_lang=HTML_LANG.get(lang, "es"),
         languages=LANGUAGES,
         lang_base=base_lang(lang),  # the switch's language of `lang` (es_AR: es)
