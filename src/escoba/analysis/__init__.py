@@ -52,6 +52,7 @@ from escoba.analysis.model import (
     StepRef,
     Thresholds,
 )
+from escoba.analysis.reasons import PlayFacts, explain, holds_chance, play_facts
 from escoba.analysis.rounds import (
     THRESHOLDS,
     Progress,
@@ -63,7 +64,6 @@ from escoba.analysis.rounds import (
     round_positions,
     weigh_play,
 )
-from escoba.analysis.reasons import PlayFacts, explain, holds_chance, play_facts
 from escoba.analysis.seeding import position_rng
 from escoba.analysis.wording import (
     StepWords,

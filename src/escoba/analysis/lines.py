@@ -112,10 +112,7 @@ def _expected(sim: RoundSim) -> list[list[float]]:
     nsides = sim.nsides
     out = []
     for s in range(nsides):
-        if sim.seven_d == s:
-            seven = 1.0
-        else:
-            seven = 1.0 / nsides if sim.seven_d < 0 else 0.0
+        seven = 1.0 if sim.seven_d == s else 1.0 / nsides if sim.seven_d < 0 else 0.0
         out.append(
             [
                 float(sim.escobas[s]),
@@ -127,4 +124,3 @@ def _expected(sim: RoundSim) -> list[list[float]]:
             ]
         )
     return out
-

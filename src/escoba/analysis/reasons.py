@@ -28,8 +28,15 @@ from escoba.analysis.model import LineCost, Reason, ReasonValue
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.engine.actions import Action, Claim
 from escoba.engine.captures import can_capture
-from escoba.engine.cards import FIFTEEN, IS_DIAMOND, IS_SEVEN, NOTATION, SEVEN_OF_DIAMONDS, VALUE
-from escoba.engine.cards import Card
+from escoba.engine.cards import (
+    FIFTEEN,
+    IS_DIAMOND,
+    IS_SEVEN,
+    NOTATION,
+    SEVEN_OF_DIAMONDS,
+    VALUE,
+    Card,
+)
 from escoba.engine.rules import HAND_SIZE
 from escoba.engine.seats import side_of
 from escoba.engine.view import View
@@ -87,16 +94,18 @@ def play_facts(view: View, action: Action, know: Knowledge | None = None) -> Pla
     seat = view.seat
     know = know or knowledge(view)
     claim = isinstance(action, Claim)
+    claim_left = None
     if isinstance(action, Claim):
         assert view.claimable is not None
         taken: tuple[Card, ...] = (view.claimable, *action.group)
-        claim_left = None
+        table = tuple(sorted(c for c in view.table if c not in taken))
     else:
         taken = (action.card, *action.capture) if action.capture else ()
-        claim_left = action.card if not taken and can_capture(action.card, view.table) else None
-    table = tuple(sorted(c for c in view.table if c not in taken))
-    if not claim and not taken:
-        table = tuple(sorted((*table, action.card)))
+        table = tuple(sorted(c for c in view.table if c not in taken))
+        if not taken:
+            if can_capture(action.card, view.table):
+                claim_left = action.card
+            table = tuple(sorted((*table, action.card)))
     plays_left = know.base.plays_left - (0 if claim else 1)
     next_seat = None if claim or plays_left == 0 else (seat + 1) % view.players
     value = FIFTEEN - sum(VALUE[c] for c in table)
@@ -175,8 +184,13 @@ def _line_reasons(line: str, mine: PlayFacts, theirs: PlayFacts, players: int) -
                     seat=mine.next_seat,
                 )
             )
-        if mine.claim_left is not None and theirs.claim_left is None:
-            out.append(_reason("analysis_reason_claim_left", line, card=NOTATION[mine.claim_left]))
+        left = mine.claim_left
+        if left is not None and mine.next_seat is not None and theirs.claim_left is None:
+            out.append(
+                _reason(
+                    "analysis_reason_claim_left", line, card=NOTATION[left], seat=mine.next_seat
+                )
+            )
     if line == "cards" and len(mine.taken) < len(theirs.taken):
         out.append(
             _reason("analysis_reason_cards", line, took=len(mine.taken), could=len(theirs.taken))
@@ -194,18 +208,16 @@ def _line_reasons(line: str, mine: PlayFacts, theirs: PlayFacts, players: int) -
                 out.append(_reason("analysis_reason_left_card", line, card=NOTATION[left[0]]))
     if line == "seven_of_diamonds":
         if SEVEN_OF_DIAMONDS in mine.table and SEVEN_OF_DIAMONDS not in theirs.table:
-            out.append(
-                _reason("analysis_reason_left_card", line, card=NOTATION[SEVEN_OF_DIAMONDS])
-            )
+            out.append(_reason("analysis_reason_left_card", line, card=NOTATION[SEVEN_OF_DIAMONDS]))
         elif SEVEN_OF_DIAMONDS in theirs.taken and SEVEN_OF_DIAMONDS not in mine.taken:
             out.append(
                 _reason("analysis_reason_missed_card", line, card=NOTATION[SEVEN_OF_DIAMONDS])
             )
     if line == "leftover" and mine.last_deal:
         who = mine.leftover_seat
-        if who is not None and who != theirs.leftover_seat:
-            if side_of(who, players) != side_of(mine.seat, players):
-                out.append(_reason("analysis_reason_leftover", line, seat=who))
+        theirs_ok = who != theirs.leftover_seat
+        if who is not None and theirs_ok and side_of(who, players) != side_of(mine.seat, players):
+            out.append(_reason("analysis_reason_leftover", line, seat=who))
     return out
 
 

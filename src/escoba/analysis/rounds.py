@@ -171,9 +171,7 @@ def _step(
     )
 
 
-def _lines(
-    v: View, ev: Evaluation, played: int, best: int, side: int
-) -> tuple[LineCost, ...]:
+def _lines(v: View, ev: Evaluation, played: int, best: int, side: int) -> tuple[LineCost, ...]:
     """The step's figures by scoring line (none when the evaluator does not
     split them): each side's expected points on each line after the play
     and after the best, and the line's share of the cost."""

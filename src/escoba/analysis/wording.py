@@ -195,12 +195,9 @@ def _expected(step: StepAnalysis, names: Sequence[str], lang: str, robot: str) -
 def say_line(line: str, lang: str = DEFAULT_LANG, design: Design = DEFAULT_DESIGN) -> str:
     """A scoring line as a sentence names it: «las escobas», «las cartas de
     oros», «el siete de oros», «lo que queda en la mesa en ÚLTIMAS»."""
-    return say(
-        f"analysis_line_{line}",
-        lang,
-        suit=diamonds_word(design, lang),
-        card=the_card(SEVEN_OF_DIAMONDS, design, lang),
-    )
+    if line == "seven_of_diamonds":
+        return the_card(SEVEN_OF_DIAMONDS, design, lang)
+    return say(f"analysis_line_{line}", lang, suit=diamonds_word(design, lang))
 
 
 def say_reason(
@@ -225,7 +222,7 @@ def say_reason(
             values[key] = value
     if reason.code == "analysis_reason_diamonds":
         values["suit"] = diamonds_word(design, lang)
-    return say(reason.code, lang, **values)
+    return say(reason.code, lang, limits=None, **values)
 
 
 def say_seat(

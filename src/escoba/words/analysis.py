@@ -133,13 +133,12 @@ ANALYSIS: Final = {
         by="cost",
     ),
     # the scoring lines, as a sentence names them (%(suit)s «oros»,
-    # «diamantes»; %(card)s the 7 of diamonds with its article)
+    # «diamantes»; the 7 of diamonds is named by its card's words)
     "analysis_line_escobas": sentence("las escobas"),
     "analysis_line_cards": sentence("las cartas"),
     "analysis_line_diamonds": sentence("las cartas de %(suit)s"),
     "analysis_line_sevens": sentence("los sietes"),
     "analysis_line_setenta": sentence("la setenta"),
-    "analysis_line_seven_of_diamonds": sentence("%(card)s"),
     "analysis_line_leftover": sentence("lo que queda en la mesa en ÚLTIMAS"),
     "analysis_old": sentence(
         "Esta ronda se analizó antes de que el análisis dijera por qué: sin detalle por línea."
