@@ -39,39 +39,50 @@ def seven_left() -> StepAnalysis:
 
 
 @pytest.mark.parametrize(
-    ("lang", "design", "played", "mark", "cost", "best"),
+    ("lang", "design", "played", "mark", "cost", "reason", "best", "expected"),
     [
         (
             "es",
             Design.FRENCH,
             "Ana dejó el 2 de corazones en la mesa.",
             "Error",
-            r"Costó \d+,\d puntos\.",
+            r"Costó \d+,\d puntos, contando lo que ganaba el otro lado\.",
+            "Dejaste el 7 de diamantes en la mesa.",
             "Luna habría jugado la reina de picas y se llevaba el 7 de diamantes.",
+            r"Ana podía esperar \d+(,\d)? puntos en la ronda con esta jugada, "
+            r"y \d+(,\d)? con la de Luna\.",
         ),
         (
             "es",
             Design.SPANISH,
             "Ana dejó el dos de copas en la mesa.",
             "Error",
-            r"Costó \d+,\d puntos\.",
+            r"Costó \d+,\d puntos, contando lo que ganaba el otro lado\.",
+            "Dejaste el siete de oros en la mesa.",
             "Luna habría jugado la sota de espadas y se llevaba el siete de oros.",
+            r"Ana podía esperar .* con la de Luna\.",
         ),
         (
             "pt_BR",
             Design.BRAZILIAN,
             "Ana deixou o 2 de copas na mesa.",
             "Erro",
-            r"Custou \d+,\d pontos\.",
+            r"Custou \d+,\d pontos, contando o que o outro lado ganhava\.",
+            "Você deixou o 7 de ouros na mesa.",
             "Luna teria jogado o valete de espadas e levado o 7 de ouros.",
+            r"Ana podia esperar \d+(,\d)? pontos na rodada com esta jogada, "
+            r"e \d+(,\d)? com a de Luna\.",
         ),
         (
             "en",
             Design.FRENCH,
             "Ana left the 2 of hearts on the table.",
             "Mistake",
-            r"It cost \d+\.\d points\.",
+            r"It cost \d+\.\d points, counting what the other side gained\.",
+            "You left the 7 of diamonds on the table.",
             "Luna would have played the queen of spades and taken the 7 of diamonds.",
+            r"Ana could expect \d+(\.\d)? points in the round with this play, "
+            r"and \d+(\.\d)? with Luna's\.",
         ),
     ],
 )
@@ -82,15 +93,21 @@ def test_a_costly_step_in_words(
     played: str,
     mark: str,
     cost: str,
+    reason: str,
     best: str,
+    expected: str,
 ) -> None:
     step = replace(seven_left, mark="mistake")  # the wording of the mark, whatever its grade
     sentences = say_step(step, NAMES, lang, design)
     assert sentences[0] == played
     assert sentences[1] == mark
     assert re.fullmatch(cost, sentences[2]), sentences[2]
-    assert sentences[3] == best
-    assert len(sentences) == 5  # and the points each side could expect
+    # why: the 7 of diamonds left on the table, its line the costliest
+    assert sentences[3] == reason
+    assert sentences[-2] == best
+    # the points of Ana's own side, named, with her play and Luna's: said once
+    assert re.fullmatch(expected, sentences[-1]), sentences[-1]
+    assert sum("Beto" in s for s in sentences) == 0
 
 
 def test_the_marks_and_the_best_in_words() -> None:
@@ -112,9 +129,9 @@ def test_the_marks_and_the_best_in_words() -> None:
     )
     assert said[1] == "Es la mejor jugada que encontró Luna."
     assert re.fullmatch(
-        r"Puntos esperados en la ronda: \d+(,\d)? para su lado y \d+(,\d)? para el otro\.",
-        said[2],
+        r"Ana podía esperar \d+(,\d)? puntos? en la ronda con esta jugada\.", said[2]
     )
+    assert len(said) == 3
 
 
 def test_a_claim_in_words() -> None:

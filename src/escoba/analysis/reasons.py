@@ -155,7 +155,12 @@ def explain(
     theirs = play_facts(view, best, know)
     out: list[Reason] = []
     for line in chosen:
-        found = [r for r in _line_reasons(line.line, mine, theirs, view.players) if r not in out]
+        said = {(r.code, r.values) for r in out}  # a fact told once, on its costliest line
+        found = [
+            r
+            for r in _line_reasons(line.line, mine, theirs, view.players)
+            if (r.code, r.values) not in said
+        ]
         if not found and not any(r.line == line.line for r in out):
             found = [_reason("analysis_reason_line", line.line, of_line=line.line)]
         out.extend(found)
@@ -169,6 +174,10 @@ def _reason(code: str, line: str, **values: ReasonValue) -> Reason:
 def _line_reasons(line: str, mine: PlayFacts, theirs: PlayFacts, players: int) -> list[Reason]:
     """The facts that tell the cost on `line`, the play's against the best's."""
     out: list[Reason] = []
+    if line == "cards" and len(mine.taken) < len(theirs.taken):
+        out.append(
+            _reason("analysis_reason_cards", line, took=len(mine.taken), could=len(theirs.taken))
+        )
     if line in ("escobas", "cards"):
         if theirs.escoba and not mine.escoba:
             out.append(_reason("analysis_reason_missed_escoba", line))
@@ -191,10 +200,6 @@ def _line_reasons(line: str, mine: PlayFacts, theirs: PlayFacts, players: int) -
                     "analysis_reason_claim_left", line, card=NOTATION[left], seat=mine.next_seat
                 )
             )
-    if line == "cards" and len(mine.taken) < len(theirs.taken):
-        out.append(
-            _reason("analysis_reason_cards", line, took=len(mine.taken), could=len(theirs.taken))
-        )
     if line == "diamonds" and mine.count(IS_DIAMOND) < theirs.count(IS_DIAMOND):
         took, could = mine.count(IS_DIAMOND), theirs.count(IS_DIAMOND)
         out.append(_reason("analysis_reason_diamonds", line, took=took, could=could))
