@@ -262,9 +262,15 @@ def test_the_leftover_of_ultimas_given_to_the_other_side() -> None:
 
 
 def test_a_line_with_no_fact_of_its_own_is_told_by_its_cost() -> None:
-    v = ana_first("2C 9S 10H", "6H 5S 3C")
-    reasons = explain(v, play("9S", "6H"), play("10H", "5S"), costs(diamonds=0.3))
-    assert reasons == (Reason("analysis_reason_line", "diamonds", (("of_line", "diamonds"),)),)
+    v = ana_first("2C 9S 10H", "6H 5S 3C 2D")
+    reasons = explain(v, play("10H", "5S"), play("2C", "6H 5S 2D"), costs(seven_of_diamonds=0.3))
+    assert reasons == (
+        Reason(
+            "analysis_reason_line",
+            "seven_of_diamonds",
+            (("cost", 0.3), ("of_line", "seven_of_diamonds")),
+        ),
+    )
 
 
 def test_a_play_that_cost_nothing_has_no_reason() -> None:

@@ -160,16 +160,16 @@ class LineCost:
         )
 
 
-ReasonValue = int | str
+ReasonValue = int | float | str
 
 
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why a costly play cost, on scoring line `line`: `code` is the words'
     catalog code (`escoba.words`, «analysis_reason_…») and `values` its
-    values as data: numbers, a card in RULES.md's notation (`card`), a seat
-    (`seat`), a line's name (`of_line`); `escoba.analysis.wording` names
-    them in the viewer's language and deck."""
+    values as data: numbers (`cost` in round points), a card in RULES.md's
+    notation (`card`), a seat (`seat`), a line's name (`of_line`);
+    `escoba.analysis.wording` names them in the viewer's language and deck."""
 
     code: str
     line: str
@@ -187,8 +187,16 @@ class Reason:
         return cls(
             str(data["code"]),
             str(data["line"]),
-            tuple(sorted((str(k), v if isinstance(v, str) else int(v)) for k, v in values.items())),
+            tuple(sorted((str(k), _reason_value(v)) for k, v in values.items())),
         )
+
+
+def _reason_value(value: Any) -> ReasonValue:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and not value.is_integer():
+        return value
+    return int(value)
 
 
 @dataclass(frozen=True, slots=True)

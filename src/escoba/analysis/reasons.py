@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import Final
 
-from escoba.analysis.model import LineCost, Reason, ReasonValue
+from escoba.analysis.model import LineCost, Reason, ReasonValue, figure
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.engine.actions import Action, Claim
 from escoba.engine.captures import can_capture
@@ -162,7 +162,11 @@ def explain(
             if (r.code, r.values) not in said
         ]
         if not found and not any(r.line == line.line for r in out):
-            found = [_reason("analysis_reason_line", line.line, of_line=line.line)]
+            found = [
+                _reason(
+                    "analysis_reason_line", line.line, of_line=line.line, cost=figure(line.cost)
+                )
+            ]
         out.extend(found)
     return tuple(out)
 
@@ -208,9 +212,9 @@ def _line_reasons(line: str, mine: PlayFacts, theirs: PlayFacts, players: int) -
             took, could = mine.count(IS_SEVEN), theirs.count(IS_SEVEN)
             out.append(_reason("analysis_reason_sevens", line, took=took, could=could))
         else:
-            left = [c for c in mine.table if IS_SEVEN[c] and c not in theirs.table]
-            if left and left[0] != SEVEN_OF_DIAMONDS:
-                out.append(_reason("analysis_reason_left_card", line, card=NOTATION[left[0]]))
+            sevens = [c for c in mine.table if IS_SEVEN[c] and c not in theirs.table]
+            if sevens and sevens[0] != SEVEN_OF_DIAMONDS:
+                out.append(_reason("analysis_reason_left_card", line, card=NOTATION[sevens[0]]))
     if line == "seven_of_diamonds":
         if SEVEN_OF_DIAMONDS in mine.table and SEVEN_OF_DIAMONDS not in theirs.table:
             out.append(_reason("analysis_reason_left_card", line, card=NOTATION[SEVEN_OF_DIAMONDS]))
