@@ -192,9 +192,8 @@ class Reason:
 
 
 def _reason_value(value: Any) -> ReasonValue:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, float) and not value.is_integer():
+    """A value as JSON read it back (a number keeps its type)."""
+    if isinstance(value, str | float) and not isinstance(value, bool):
         return value
     return int(value)
 
