@@ -18,7 +18,7 @@ finished game.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -32,7 +32,13 @@ from escoba.engine.state import RoundAction, RoundSummary
 from escoba.i18n import translations
 from escoba.names import Design, cards_phrase
 from escoba.web.base.errors import NotFound, ServiceError
-from escoba.web.html.analysis_pages import RoundAnalysisBlock, game_block, round_block
+from escoba.web.html.analysis_pages import (
+    Position,
+    RoundAnalysisBlock,
+    game_block,
+    position_of,
+    round_block,
+)
 from escoba.web.html.routes import Visit, VisitDep, error_page, html_response, refusal
 from escoba.web.rendering.board import (
     GameRounds,
@@ -79,6 +85,7 @@ class ReplayPage:
     escoba: str | None  # «¡ESCOBA!» / «¡ESCOBA DOBLE!»
     totals: tuple[tuple[Markup, int, int], ...]  # at the end: side, points, total
     leftover_check: str | None = None  # at the end: «Cuenta de los restos: suman 25 = 10 + 15 (…)»
+    step_data: RoundStep | None = None  # the engine's step (its position before a play)
 
     @property
     def notations(self) -> str:
@@ -200,6 +207,7 @@ def replay_page(replay: RoundReplay, number: int, design: Design, lang: str) -> 
         escoba=escoba,
         totals=totals,
         leftover_check=_leftover_check(step.taken, lang) if step.kind == "end" else None,
+        step_data=step,
     )
 
 
@@ -402,12 +410,14 @@ async def round_replay(here: VisitDep, number: str, paso: str | None = None) -> 
         model = replay_page(replay, step, here.design, here.lang)
     except ServiceError as exc:
         return _refused(here, exc)
+    block = _analysis_block(here, model.round_number, model.step)
     body = render_page(
         "replay.html",
         here.lang,
         here.limits,
         r=model,
-        a=_analysis_block(here, model.round_number, model.step),
+        a=block,
+        position=_position(model, block, here.design, here.lang),
         design=here.design,
         notation=NOTATION.__getitem__,
         back_focus=here.request.query_params.get("ir"),
@@ -460,6 +470,18 @@ async def game_record_page(here: VisitDep) -> HTMLResponse:
 # The analysis (escoba.web.html.analysis_pages)
 
 
+def _position(
+    model: ReplayPage, block: RoundAnalysisBlock | None, design: Design, lang: str
+) -> Position | None:
+    """The position before the step's play, the robot's marked once the
+    analysis is done."""
+    step = model.step_data
+    if step is None or step.seat is None:
+        return None
+    verdict = None if block is None else block.verdict
+    return position_of(step, verdict, model.seats[step.seat].name, design, lang)
+
+
 def _analysis_block(here: Visit, round_number: int, step: int) -> RoundAnalysisBlock | None:
     """The replay's analysis block; None where there is none to tell."""
     try:
@@ -483,11 +505,22 @@ async def round_analysis_block(
         read = here.service.round_analysis(here.invite, round_number)
     except ServiceError as exc:
         return _refused(here, exc)
+    block = round_block(read, step, here.design, here.lang)
+    if block.verdict is not None:  # the position again, with the robot's play marked
+        try:
+            replay = here.service.round_replay(here.invite, round_number)
+            model = replay_page(replay, step, here.design, here.lang)
+        except ServiceError:
+            model = None
+        if model is not None:
+            block = replace(block, position=_position(model, block, here.design, here.lang))
     body = render_page(
         "_analysis.html",
         here.lang,
         here.limits,
-        a=round_block(read, step, here.design, here.lang),
+        a=block,
+        design=here.design,
+        notation=NOTATION.__getitem__,
     )
     return html_response(body)
 
