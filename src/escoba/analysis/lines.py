@@ -44,32 +44,34 @@ def line_names(rules: RuleSet) -> tuple[str, ...]:
 def line_points(sim: RoundSim) -> list[list[float]]:
     """Each side's points by line (`LINES`' order); they add up to the
     side's `sim.points()` when the round is over, else to
-    `policy.expected_points(sim)`."""
+    `policy.expected_points(sim)`. (Called once per playout of an
+    analysis: kept lean.)"""
     if not sim.over:
         return _expected(sim)
-    nsides = sim.nsides
+    left = sim.leftover
+    seven_d = sim.seven_d
+    if not left or sim.last < 0:
+        return _scored(sim, sim.cards, sim.diamonds, sim.sevens, seven_d, sim.best)
+    side = sim.side[sim.last]
     cards = sim.cards[:]
     diamonds = sim.diamonds[:]
     sevens = sim.sevens[:]
-    seven_d = sim.seven_d
-    best = [b[:] for b in sim.best]
-    left = sim.leftover
-    if left and sim.last >= 0:
-        side = sim.side[sim.last]
-        cards[side] -= len(left)
-        for c in left:
-            if IS_DIAMOND[c]:
-                diamonds[side] -= 1
-            if IS_SEVEN[c]:
-                sevens[side] -= 1
-            if c == SEVEN_D:
-                seven_d = -1
-        if best:
-            best[side] = sim.leftover_best[:]
+    cards[side] -= len(left)
+    for c in left:
+        if IS_DIAMOND[c]:
+            diamonds[side] -= 1
+        if IS_SEVEN[c]:
+            sevens[side] -= 1
+        if c == SEVEN_D:
+            seven_d = -1
+    best = sim.best
+    if best:
+        best = best[:]
+        best[side] = sim.leftover_best
     lines = _scored(sim, cards, diamonds, sevens, seven_d, best)
     total = sim.points()
-    for s in range(nsides):
-        lines[s][LEFTOVER] = total[s] - sum(lines[s])
+    for s, side_lines in enumerate(lines):
+        side_lines[LEFTOVER] = total[s] - sum(side_lines)
     return lines
 
 
@@ -84,24 +86,33 @@ def _scored(
     """`RoundSim.points` line by line, on the tallies given."""
     nsides = sim.nsides
     rules = sim.rules
-    each = rules.ties == "each"
-    out = [[float(sim.escobas[s]), 0.0, 0.0, 0.0, 0.0, 0.0] for s in range(nsides)]
-    house = rules.setenta or each
-    tops = _leaders(cards, each) if house else [t for t in [_most(cards)] if t >= 0]
-    for top in tops:
-        under_ten = len(tops) == 1 and all(cards[s] < 10 for s in range(nsides) if s != top)
-        out[top][1] += 2 if under_ten else 1
-    tops = _leaders(diamonds, each) if house else [t for t in [_most(diamonds)] if t >= 0]
-    for top in tops:
-        out[top][2] += 2 if diamonds[top] == 10 else 1
-    if best:
-        setentas = [0 if 0 in b else sum(b) for b in best]
-        for top in _leaders(setentas, each):
-            out[top][SEVENS] += 1
+    out = [[float(e), 0.0, 0.0, 0.0, 0.0, 0.0] for e in sim.escobas]
+    if not (rules.setenta or rules.ties == "each"):
+        top = _most(cards)
+        if top >= 0:
+            under_ten = all(cards[s] < 10 for s in range(nsides) if s != top)
+            out[top][1] = 2.0 if under_ten else 1.0
+        top = _most(diamonds)
+        if top >= 0:
+            out[top][2] = 2.0 if diamonds[top] == 10 else 1.0
+        top = _most(sevens)
+        if top >= 0:
+            out[top][SEVENS] = 2.0 if sevens[top] == 4 else 1.0
     else:
-        tops = _leaders(sevens, each) if house else [t for t in [_most(sevens)] if t >= 0]
+        each = rules.ties == "each"
+        tops = _leaders(cards, each)
         for top in tops:
-            out[top][SEVENS] += 2 if sevens[top] == 4 else 1
+            under_ten = len(tops) == 1 and all(cards[s] < 10 for s in range(nsides) if s != top)
+            out[top][1] += 2 if under_ten else 1
+        for top in _leaders(diamonds, each):
+            out[top][2] += 2 if diamonds[top] == 10 else 1
+        if best:
+            setentas = [0 if 0 in b else sum(b) for b in best]
+            for top in _leaders(setentas, each):
+                out[top][SEVENS] += 1
+        else:
+            for top in _leaders(sevens, each):
+                out[top][SEVENS] += 2 if sevens[top] == 4 else 1
     if seven_d >= 0:
         out[seven_d][4] += 1
     return out
