@@ -115,6 +115,8 @@ def test_the_end_of_the_game_shows_each_players_costliest_plays(client: TestClie
         )[:3]
         links = re.findall(rf'href="/t/{ana.invite}/ronda/(\d+)\?paso=(\d+)#analisis"', block)
         assert [(int(r), int(k)) for r, k in links] == [(r, k) for _, r, k in costly]
+        if costly:  # what is listed is said to be the costliest, not all that was given away
+            assert "Sus jugadas más costosas (las demás, en la repetición" in text_of(block)
         for r in reads:
             assert f"Ronda {r.round}:" in text_of(block)
 
