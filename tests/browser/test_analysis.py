@@ -65,11 +65,16 @@ def test_a_round_played_to_its_end_then_its_marks_in_the_replay_and_at_the_games
         link.click()
         expect(page.locator("#replay-title")).to_have_text("Repetición de la ronda 1")
 
-        # the analysis fills in by itself (asked again every 2 s while it runs)
+        # the analysis fills in by itself (asked again every 2 s while it runs),
+        # and marks Luna's play on the position before the first play
+        page.goto(f"{server.url}/t/{seat.invite}/ronda/1?paso=1")
+        expect(page.locator("#replay-position .is-played").first).to_be_visible()
         block = page.locator("#analisis")
         expect(block).to_be_visible()
         expect(block.locator(".analysis-seats")).to_be_visible(timeout=60_000)
         expect(block.locator(".analysis-progress")).to_have_count(0)
+        expect(page.locator("#replay-position .mark-suggested").first).to_be_visible()
+        expect(page.locator("#replay-position")).to_have_count(1)
         data = analysis_of(server, seat.invite, 1)
         assert data["status"] == "done"
         analysis = data["analysis"]
