@@ -213,7 +213,8 @@ def round_block(read: AnalysisRead, step: int, design: Design, lang: str) -> Rou
                 played=found.played,
                 best=None if found.is_best else found.best,
                 robot=robot,
-                explained=found.explained or found.method == "forced",
+                # an older analysis says so where a reason would be: a costly play
+                explained=found.explained or found.given_away == 0,
             )
         marked = tuple(
             MarkedStep(
