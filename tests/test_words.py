@@ -61,6 +61,12 @@ SAMPLES: dict[str, object] = {
     "suit": "oros",
     "why": "te llevas 2 cartas",
     "counts": ("Ana: 22", "Luna: 18"),
+    "side": "Ana y Carmen",
+    "best": 4,
+    "marked": 5,
+    "rest": 2,
+    "could": 3,
+    "line": "las escobas",
 }
 COUNTS: dict[str, tuple[object, object]] = {
     "cards": (("4H",), ("4H", "5C")),
@@ -71,6 +77,8 @@ COUNTS: dict[str, tuple[object, object]] = {
     "free": (1, 2),
     "count": (1, 3),
     "cost": (1, 2),
+    "played": (1, 3),
+    "took": (1, 0),
 }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from escoba.analysis import RoundAnalysis
+from escoba.analysis import RoundAnalysis, say_reason
 from escoba.cli import app
 from escoba.engine import replay, to_record
 
@@ -123,3 +123,24 @@ def test_bad_arguments_are_refused_plainly(records: Path, args: list[str], says:
     result = runner.invoke(app, ["analyse", *(a.format(records=records) for a in args)])
     assert result.exit_code == 2
     assert says in result.output
+
+
+def test_the_costly_plays_are_printed_with_their_reasons_and_lines(records: Path) -> None:
+    result = runner.invoke(app, ["analyse", str(records), "--worlds", "3", "--lang", "es"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    games = [json.loads(line) for line in records.read_text(encoding="utf-8").splitlines()]
+    analysed = runner.invoke(app, ["analyse", str(records), "--json", "--worlds", "3"])
+    steps = [
+        RoundAnalysis.from_json(r).steps
+        for game in map(json.loads, analysed.stdout.splitlines())
+        for r in game["rounds"]
+    ]
+    costly = [s for round_steps in steps for s in round_steps if s.given_away > 0]
+    assert len(games) == 2 and costly, "3 worlds are noisy: some play gives points away"
+    assert "Why the costly plays cost" in text
+    for step in costly:
+        assert f"step {step.step} (" in text
+        for reason in step.reasons:
+            assert say_reason(reason, ["Ana", "Beto", "Carmen"], "es") in text
+    assert "by line, " in text and "seven_of_diamonds " in text and "leftover " in text

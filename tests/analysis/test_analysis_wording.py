@@ -17,8 +17,8 @@ from escoba.analysis import (
     say_step,
     weigh_play,
 )
-from escoba.analysis.model import MarkCounts, SeatSummary, StepAnalysis
-from escoba.analysis.wording import say_mark
+from escoba.analysis.model import Hindsight, MarkCounts, Reason, SeatSummary, StepAnalysis
+from escoba.analysis.wording import say_hindsight, say_mark, say_reason, step_words
 from escoba.engine import GameState, RuleSet, make_play, new_game, parse_card, parse_cards, view
 from escoba.names import Design
 
@@ -39,39 +39,50 @@ def seven_left() -> StepAnalysis:
 
 
 @pytest.mark.parametrize(
-    ("lang", "design", "played", "mark", "cost", "best"),
+    ("lang", "design", "played", "mark", "cost", "reason", "best", "expected"),
     [
         (
             "es",
             Design.FRENCH,
             "Ana dejó el 2 de corazones en la mesa.",
             "Error",
-            r"Costó \d+,\d puntos\.",
+            r"Costó \d+,\d puntos, contando lo que ganaba el otro lado\.",
+            "Dejaste el 7 de diamantes en la mesa.",
             "Luna habría jugado la reina de picas y se llevaba el 7 de diamantes.",
+            r"Ana podía esperar \d+(,\d)? puntos en la ronda con esta jugada, "
+            r"y \d+(,\d)? con la de Luna\.",
         ),
         (
             "es",
             Design.SPANISH,
             "Ana dejó el dos de copas en la mesa.",
             "Error",
-            r"Costó \d+,\d puntos\.",
+            r"Costó \d+,\d puntos, contando lo que ganaba el otro lado\.",
+            "Dejaste el siete de oros en la mesa.",
             "Luna habría jugado la sota de espadas y se llevaba el siete de oros.",
+            r"Ana podía esperar .* con la de Luna\.",
         ),
         (
             "pt_BR",
             Design.BRAZILIAN,
             "Ana deixou o 2 de copas na mesa.",
             "Erro",
-            r"Custou \d+,\d pontos\.",
+            r"Custou \d+,\d pontos, contando o que o outro lado ganhava\.",
+            "Você deixou o 7 de ouros na mesa.",
             "Luna teria jogado o valete de espadas e levado o 7 de ouros.",
+            r"Ana podia esperar \d+(,\d)? pontos na rodada com esta jogada, "
+            r"e \d+(,\d)? com a de Luna\.",
         ),
         (
             "en",
             Design.FRENCH,
             "Ana left the 2 of hearts on the table.",
             "Mistake",
-            r"It cost \d+\.\d points\.",
+            r"It cost \d+\.\d points, counting what the other side gained\.",
+            "You left the 7 of diamonds on the table.",
             "Luna would have played the queen of spades and taken the 7 of diamonds.",
+            r"Ana could expect \d+(\.\d)? points in the round with this play, "
+            r"and \d+(\.\d)? with Luna's\.",
         ),
     ],
 )
@@ -82,15 +93,21 @@ def test_a_costly_step_in_words(
     played: str,
     mark: str,
     cost: str,
+    reason: str,
     best: str,
+    expected: str,
 ) -> None:
     step = replace(seven_left, mark="mistake")  # the wording of the mark, whatever its grade
     sentences = say_step(step, NAMES, lang, design)
     assert sentences[0] == played
     assert sentences[1] == mark
     assert re.fullmatch(cost, sentences[2]), sentences[2]
-    assert sentences[3] == best
-    assert len(sentences) == 5  # and the points each side could expect
+    # why: the 7 of diamonds left on the table, its line the costliest
+    assert sentences[3] == reason
+    assert sentences[-2] == best
+    # the points of Ana's own side, named, with her play and Luna's: said once
+    assert re.fullmatch(expected, sentences[-1]), sentences[-1]
+    assert sum("Beto" in s for s in sentences) == 0
 
 
 def test_the_marks_and_the_best_in_words() -> None:
@@ -112,9 +129,9 @@ def test_the_marks_and_the_best_in_words() -> None:
     )
     assert said[1] == "Es la mejor jugada que encontró Luna."
     assert re.fullmatch(
-        r"Puntos esperados en la ronda: \d+(,\d)? para su lado y \d+(,\d)? para el otro\.",
-        said[2],
+        r"Ana podía esperar \d+(,\d)? puntos? en la ronda con esta jugada\.", said[2]
     )
+    assert len(said) == 3
 
 
 def test_a_claim_in_words() -> None:
@@ -164,4 +181,231 @@ def test_the_coach_in_words() -> None:
     took = coach_facts(view(seven, 0), make_play(parse_card("8S"), (parse_card("7D"),)))
     assert say_coach(took, NAMES, "es", Design.SPANISH)[0] == (
         "Te llevas el siete de oros: un punto."
+    )
+
+
+# --------------------------------------------------------------------------
+# Why a play cost, and the sentences that must not say two things
+
+
+SWEEP = Reason(
+    "analysis_reason_sweep", "escobas", (("percent", 45), ("seat", 1), ("sum", 9), ("value", 6))
+)
+
+
+@pytest.mark.parametrize(
+    ("reason", "lang", "design", "said"),
+    [
+        (
+            SWEEP,
+            "es",
+            Design.FRENCH,
+            "Dejaste la mesa en 9: Beto la barría con un 6, y la probabilidad de que tuviera "
+            "uno era del 45 %.",
+        ),
+        (
+            SWEEP,
+            "pt_BR",
+            Design.BRAZILIAN,
+            "Você deixou a mesa em 9: Beto a varria com um 6, e a probabilidade de ter um era "
+            "de 45 %.",
+        ),
+        (
+            SWEEP,
+            "en",
+            Design.FRENCH,
+            "You left the table at 9: Beto would sweep it with a 6, and held one with a 45 % "
+            "chance.",
+        ),
+        (
+            Reason("analysis_reason_left_card", "seven_of_diamonds", (("card", "7D"),)),
+            "es",
+            Design.SPANISH,
+            "Dejaste el siete de oros en la mesa.",
+        ),
+        (
+            Reason("analysis_reason_left_card", "seven_of_diamonds", (("card", "7D"),)),
+            "en",
+            Design.FRENCH,
+            "You left the 7 of diamonds on the table.",
+        ),
+        (
+            Reason("analysis_reason_cards", "cards", (("could", 3), ("took", 1))),
+            "es",
+            Design.FRENCH,
+            "Te llevaste 1 carta donde podías llevarte 3.",
+        ),
+        (
+            Reason("analysis_reason_cards", "cards", (("could", 3), ("took", 0))),
+            "pt_BR",
+            Design.BRAZILIAN,
+            "Você levou 0 cartas onde podia levar 3.",
+        ),
+        (
+            Reason("analysis_reason_cards", "cards", (("could", 3), ("took", 1))),
+            "en",
+            Design.FRENCH,
+            "You took 1 card where you could have taken 3.",
+        ),
+        (
+            Reason("analysis_reason_diamonds", "diamonds", (("could", 2), ("took", 0))),
+            "es",
+            Design.SPANISH,
+            "Te llevaste 0 cartas de oros donde podías llevarte 2.",
+        ),
+        (
+            Reason("analysis_reason_leftover", "leftover", (("seat", 1),)),
+            "es",
+            Design.FRENCH,
+            "En ÚLTIMAS lo que queda es para Beto.",
+        ),
+        (
+            Reason("analysis_reason_leftover", "leftover", (("seat", 1),)),
+            "pt_BR",
+            Design.BRAZILIAN,
+            "Em ÚLTIMAS, o que sobra na mesa é de Beto.",
+        ),
+        (
+            Reason("analysis_reason_leftover", "leftover", (("seat", 1),)),
+            "en",
+            Design.FRENCH,
+            "In ÚLTIMAS what is left on the table goes to Beto.",
+        ),
+        (
+            Reason("analysis_reason_claim_left", "escobas", (("card", "7S"), ("seat", 1))),
+            "es",
+            Design.FRENCH,
+            "Dejaste el 7 de picas, que hacía 15 con la mesa: Beto podía LLEVAR EL 15.",
+        ),
+        (
+            Reason("analysis_reason_missed_escoba", "escobas"),
+            "en",
+            Design.FRENCH,
+            "You could have taken the whole table: ¡ESCOBA!",
+        ),
+        (
+            Reason("analysis_reason_line", "diamonds", (("cost", 0.35), ("of_line", "diamonds"))),
+            "es",
+            Design.SPANISH,
+            "Lo que más pesó: las cartas de oros (0,3 puntos).",
+        ),
+        (
+            Reason("analysis_reason_line", "leftover", (("cost", 1), ("of_line", "leftover"))),
+            "en",
+            Design.FRENCH,
+            "What weighed most: what is left on the table in ÚLTIMAS (1 point).",
+        ),
+        (
+            Reason(
+                "analysis_reason_line",
+                "seven_of_diamonds",
+                (("cost", 0.8), ("of_line", "seven_of_diamonds")),
+            ),
+            "pt_BR",
+            Design.SPANISH,
+            "O que mais pesou: o sete de ouros (0,8 pontos).",
+        ),
+    ],
+)
+def test_each_reason_in_words(reason: Reason, lang: str, design: Design, said: str) -> None:
+    assert say_reason(reason, NAMES, lang, design) == said
+
+
+def test_a_costly_step_says_its_reasons_after_its_cost(seven_left: StepAnalysis) -> None:
+    assert seven_left.reasons
+    words = step_words(seven_left, NAMES, "es")
+    assert words.reasons == tuple(say_reason(r, NAMES, "es") for r in seven_left.reasons)
+    said = words.sentences()
+    assert said[said.index(words.verdict or "") + 1] == words.reasons[0]
+
+
+@pytest.mark.parametrize(
+    ("hindsight_best", "cost", "lang", "said"),
+    [
+        (
+            "played",
+            0.0,
+            "es",
+            "A posteriori, viendo todas las cartas: la jugada hecha era la mejor.",
+        ),
+        (
+            "best",
+            2.0,
+            "es",
+            "A posteriori, viendo todas las cartas: la mejor era la de Luna, y la jugada hecha "
+            "costó 2 puntos.",
+        ),
+        (
+            "other",
+            1.0,
+            "en",
+            "In hindsight, with every card seen: neither the play made nor Luna's was the best, "
+            "and the play made cost 1 point.",
+        ),
+        (
+            "best",
+            2.0,
+            "pt_BR",
+            "A posteriori, vendo todas as cartas: a melhor era a de Luna, e a jogada feita "
+            "custou 2 pontos.",
+        ),
+    ],
+)
+def test_hindsight_says_whether_the_play_made_or_the_one_suggested_was_best(
+    seven_left: StepAnalysis, hindsight_best: str, cost: float, lang: str, said: str
+) -> None:
+    other = Move("play", parse_card("1C"), (), escoba=False)
+    best = {"played": seven_left.played, "best": seven_left.best, "other": other}[hindsight_best]
+    step = replace(seven_left, hindsight=Hindsight(best, -cost, 0.0, cost))
+    assert say_hindsight(step, lang) == said
+    assert step_words(step, NAMES, lang).hindsight == said
+
+
+def test_a_mark_and_a_hindsight_that_agree_never_contradict(seven_left: StepAnalysis) -> None:
+    """The issue's «Imprecisa · Costó 0,5 puntos… A posteriori: era la
+    mejor»: now it says which play was best."""
+    step = replace(
+        seven_left, mark="imprecise", hindsight=Hindsight(seven_left.played, 0.0, 0.0, 0.0)
+    )
+    said = say_step(step, NAMES, "es")
+    assert said[-1] == "A posteriori, viendo todas las cartas: la jugada hecha era la mejor."
+    assert not any(s.endswith("era la mejor.") and "hecha" not in s for s in said)
+
+
+def test_a_seat_s_given_away_agrees_with_its_marked_plays(seven_left: StepAnalysis) -> None:
+    marked = replace(seven_left, mark="mistake", given_away=2.5)
+    unmarked = replace(seven_left, step=4, mark=None, given_away=0.6)
+    seat = SeatSummary(0, 0, 12, 3.1, MarkCounts(mistake=1), (1, 4), None)
+    assert say_seat(seat, NAMES, "es", [marked, unmarked]) == (
+        "Ana regaló 3,1 puntos en la ronda: 2,5 en sus jugadas marcadas y 0,6 en jugadas de "
+        "poco costo, sin marca."
+    )
+    assert say_seat(seat, NAMES, "en", [marked, unmarked]) == (
+        "Ana gave away 3.1 points in the round: 2.5 in their marked plays and 0.6 in small, "
+        "unmarked ones."
+    )
+    only_marked = replace(seat, given_away=2.5)
+    assert say_seat(only_marked, NAMES, "es", [marked]) == "Ana regaló 2,5 puntos en la ronda."
+
+
+def test_the_expected_points_name_the_mover_s_own_side(seven_left: StepAnalysis) -> None:
+    """Whoever moves, the sentence names whose points they are: Beto's
+    step says Beto's, never «su lado»; at four, the pair."""
+    beto = replace(
+        seven_left,
+        seat=1,
+        side=1,
+        played_points=(1.0, 2.0),
+        best_points=(0.5, 3.0),
+    )
+    assert say_step(beto, NAMES, "es")[-1] == (
+        "Beto podía esperar 2 puntos en la ronda con esta jugada, y 3 con la de Luna."
+    )
+    four = ["Ana", "Beto", "Carmen", "Dani"]
+    pair = replace(beto, seat=3, side=1)
+    assert say_step(pair, four, "es")[-1] == (
+        "Dani y Beto podían esperar 2 puntos en la ronda con esta jugada, y 3 con la de Luna."
+    )
+    assert say_step(pair, four, "en")[-1] == (
+        "Dani and Beto could expect 2 points in the round with this play, and 3 with Luna's."
     )

@@ -1,10 +1,11 @@
 """Luna's analysis in a real browser (issue 28), on a phone (390×844) and a
 desktop: a round played through the page to its end against a robot, its
 replay shows the analysis filling in by itself while the server weighs it
-(no reload), then each step's mark; at the game's end each player's three
-costliest plays, each a link to its step of the replay. No console error,
-axe-core clean. (The tests' server weighs each play in 16 worlds:
-tests/conftest.py.)"""
+(no reload), then each step's mark, the reasons a costly play cost and the
+position the player saw before it with both plays marked (issue 34); at
+the game's end each player's three costliest plays, each a link to its
+step of the replay. No console error, axe-core clean. (The tests' server
+weighs each play in 16 worlds: tests/conftest.py.)"""
 
 from __future__ import annotations
 
@@ -64,11 +65,16 @@ def test_a_round_played_to_its_end_then_its_marks_in_the_replay_and_at_the_games
         link.click()
         expect(page.locator("#replay-title")).to_have_text("Repetición de la ronda 1")
 
-        # the analysis fills in by itself (asked again every 2 s while it runs)
+        # the analysis fills in by itself (asked again every 2 s while it runs),
+        # and marks Luna's play on the position before the first play
+        page.goto(f"{server.url}/t/{seat.invite}/ronda/1?paso=1")
+        expect(page.locator("#replay-position .is-played").first).to_be_visible()
         block = page.locator("#analisis")
         expect(block).to_be_visible()
         expect(block.locator(".analysis-seats")).to_be_visible(timeout=60_000)
         expect(block.locator(".analysis-progress")).to_have_count(0)
+        expect(page.locator("#replay-position .mark-suggested").first).to_be_visible()
+        expect(page.locator("#replay-position")).to_have_count(1)
         data = analysis_of(server, seat.invite, 1)
         assert data["status"] == "done"
         analysis = data["analysis"]
@@ -92,6 +98,46 @@ def test_a_round_played_to_its_end_then_its_marks_in_the_replay_and_at_the_games
         else:
             page.goto(f"{server.url}/t/{seat.invite}/ronda/1?paso=1")
             expect(page.locator(".analysis-step")).to_be_visible()
+
+        # a play that gave points away: why, and the position it was made from
+        costly = [s for s in steps if s["given_away"] > 0]
+        if costly:
+            # the costliest, a fact behind its cost rather than its line alone if one has
+            step = max(
+                costly,
+                key=lambda s: (
+                    any(r["code"] != "analysis_reason_line" for r in s["reasons"]),
+                    s["given_away"],
+                ),
+            )
+            page.goto(f"{server.url}/t/{seat.invite}/ronda/1?paso={step['step']}")
+            reasons = page.locator(".analysis-reasons li")
+            expect(reasons).to_have_count(len(step["reasons"]))
+            assert step["reasons"]
+            position = page.locator("#replay-position")
+            expect(position).to_be_visible()
+            expect(position.locator(".position-card")).not_to_have_count(0)
+            if step["played"]["type"] == "play":
+                played = position.locator(
+                    f'.position-card.is-played[data-card="{step["played"]["card"]}"]'
+                )
+                expect(played).to_be_visible()
+            if step["best"]["type"] == "play":
+                best = position.locator(
+                    f'.position-card.is-suggested[data-card="{step["best"]["card"]}"]'
+                )
+                expect(best).to_be_visible()
+            expect(position.locator(".mark-suggested").first).to_contain_text("Luna")
+            box = position.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= viewport["width"] + 1
+            if viewport == PHONE:
+                # the README's shot: the position, then why (docs/screenshots)
+                page.evaluate(
+                    "window.scrollTo(0, document.getElementById('replay-position')"
+                    ".getBoundingClientRect().top + window.scrollY - 8)"
+                )
+                shot(page, "analysis-reasons-phone")
+            check_axe(page, "a costly step: its reasons and its position")
 
         # the rest of the game through the API; the end shows the costliest plays
         play_until([seat], random.Random(5), until="game")

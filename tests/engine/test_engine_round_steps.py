@@ -21,6 +21,7 @@ from escoba.engine import (
     shuffled_deck,
     start_next_round,
     to_record,
+    view,
 )
 from escoba.engine.cards import CARDS, NOTATION
 from escoba.engine.round_steps import RoundStep, round_states, round_story
@@ -153,3 +154,25 @@ def test_a_deal_that_takes_the_table_is_its_first_step() -> None:
     assert sorted(deal.taken) == sorted(table) and deal.escobas == 1
     assert deal.table == () and sorted(deal.table_before) == sorted(table)
     assert deal.piles == (4, 0) and deal.seat_escobas == (1, 0)
+
+
+@pytest.mark.parametrize(("players", "seed"), GAMES[::3])
+def test_a_play_s_step_keeps_the_position_its_seat_saw(players: int, seed: int) -> None:
+    """Issue 34: the hand the player chose from and LLEVAR EL 15 if it was
+    offered: the state before the action, as its seat's view had them."""
+    state = whole_game(players, seed)
+    for summary in state.finished_rounds:
+        story = round_story(summary, players, state.rules)
+        states = list(round_states(summary, players, state.rules))
+        for step, ((before, _), _) in zip(story.steps[1:-1], pairwise(states), strict=True):
+            assert step.seat is not None
+            seen = view(before, step.seat)
+            assert step.hand_before == tuple(sorted(seen.hand))
+            assert step.table_before == seen.table
+            offered = seen.claimable if seen.claim_seat == step.seat else None
+            assert step.claimable == offered
+            if step.kind == "play":
+                assert step.card in step.hand_before
+            else:
+                assert step.claimable == step.card
+        assert story.steps[0].hand_before == () and story.steps[-1].hand_before == ()

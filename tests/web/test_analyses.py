@@ -15,15 +15,18 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
-from escoba.analysis import LunaEvaluator, RoundAnalysis, analyse_round
+from escoba.analysis import LINES, LunaEvaluator, RoundAnalysis, analyse_round
+from escoba.analysis.lines import LINE_NAMES
+from escoba.web.api.schema import ReasonValuesOut
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.models import RoundAnalysisRow
 from escoba.web.base.settings import Settings
 from escoba.web.table.analyses import STALE_SECONDS, AnalysisRunner
 from escoba.web.table.robots import ThinkingPool
+from escoba.words import CATALOG
 
 from .conftest import first_legal
 from .helpers import Player, create, run_async, service_of
@@ -334,3 +337,66 @@ def test_the_api_refuses_unknown_rounds_and_strangers(client: TestClient) -> Non
     assert stranger.status_code == 403 and stranger.json()["error"] == "not_seated"
     nowhere = client.get("/api/tables/AAAAAAAAAAAA/rounds/1/analysis")
     assert nowhere.status_code == 404
+
+
+# --------------------------------------------------------------------------
+# Why: every step's lines and reasons in the API, and the older analyses
+# stored without them
+
+
+def strip_lines(client: TestClient) -> None:
+    """Make the stored analyses look as they did before the lines existed."""
+    table = RoundAnalysisRow.__table__
+    with service_of(client).db.write() as conn:
+        for row in conn.execute(select(table)).all():
+            data = dict(row.analysis)
+            data["steps"] = [
+                {k: v for k, v in step.items() if k not in ("lines", "reasons")}
+                for step in data["steps"]
+            ]
+            conn.execute(update(table).where(table.c.id == row.id).values(analysis=data))
+
+
+def test_the_api_carries_each_step_s_lines_and_reasons(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(8))
+    service_of(client).analyse_queued()
+    data = client.get(f"/api/tables/{ana.invite}/rounds/1/analysis").json()
+    steps = data["analysis"]["steps"]
+    for step in steps:
+        assert [x["line"] for x in step["lines"]] == list(LINES)
+        for x in step["lines"]:
+            assert len(x["played"]) == len(x["best"]) == 2
+        assert abs(sum(x["cost"] for x in step["lines"]) - step["cost"]) <= max(step["noise"], 0.01)
+        if step["given_away"] > 0:
+            assert step["reasons"], step["step"]
+            for reason in step["reasons"]:
+                assert reason["code"] in CATALOG
+                assert set(reason["values"]) <= set(ReasonValuesOut.model_fields)
+    assert any(s["reasons"] for s in steps), "Ana's random plays give points away"
+
+
+def test_the_reasons_and_lines_are_typed_in_the_published_schema(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    step = schemas["StepAnalysisOut"]
+    assert {"lines", "reasons"} <= set(step["required"])
+    assert step["properties"]["lines"]["items"]["$ref"] == "#/components/schemas/LineOut"
+    reason = schemas["ReasonOut"]
+    # every reason the analysis can give is a code of the words' catalog, and only those
+    codes = {c for c in CATALOG if c.startswith("analysis_reason_")}
+    assert set(reason["properties"]["code"]["enum"]) == codes
+    assert set(schemas["LineOut"]["properties"]["line"]["enum"]) == set(LINE_NAMES)
+    assert reason["properties"]["values"]["$ref"] == "#/components/schemas/ReasonValuesOut"
+    for name in ("LineOut", "ReasonOut", "ReasonValuesOut"):
+        assert schemas[name]["additionalProperties"] is False, name
+
+
+def test_an_analysis_stored_before_the_lines_is_served_without_them(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(8))
+    service_of(client).analyse_queued()
+    strip_lines(client)
+    answer = client.get(f"/api/tables/{ana.invite}/rounds/1/analysis")
+    assert answer.status_code == 200
+    steps = answer.json()["analysis"]["steps"]
+    assert steps and all(s["lines"] == [] and s["reasons"] == [] for s in steps)

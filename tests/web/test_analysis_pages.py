@@ -1,6 +1,7 @@
-"""The analysis on the pages (issue 28): a round's replay shows each step's
-verdict (its mark, its cost, what Luna would have played, the hindsight
-labelled as such) and, while the server still weighs the round, its
+"""The analysis on the pages (issues 28 and 34): a round's replay shows each
+step's verdict (its mark, its cost and why, what Luna would have played,
+the hindsight labelled as such), the position before the play with both
+plays marked, and, while the server still weighs the round, its
 progress, asking again every 2 s until it is done; the end of a game shows
 each player's points given away per round and their three costliest plays,
 each a link to its step."""
@@ -14,14 +15,15 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from escoba.analysis.wording import say_mark
+from escoba.analysis.wording import say_mark, say_reason, say_seat
+from escoba.engine import parse_card
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
 
 from .conftest import first_legal
 from .helpers import move_seat, play_until_over, service_of, text_of
-from .test_analyses import against_a_robot, finish_round
+from .test_analyses import WORLDS, against_a_robot, finish_round, strip_lines
 
 
 @pytest.fixture
@@ -113,6 +115,8 @@ def test_the_end_of_the_game_shows_each_players_costliest_plays(client: TestClie
         )[:3]
         links = re.findall(rf'href="/t/{ana.invite}/ronda/(\d+)\?paso=(\d+)#analisis"', block)
         assert [(int(r), int(k)) for r, k in links] == [(r, k) for _, r, k in costly]
+        if costly:  # what is listed is said to be the costliest, not all that was given away
+            assert "Sus jugadas más costosas (las demás, en la repetición" in text_of(block)
         for r in reads:
             assert f"Ronda {r.round}:" in text_of(block)
 
@@ -124,3 +128,98 @@ def test_bad_analysis_urls_get_a_page_never_a_500(client: TestClient) -> None:
         assert r.status_code in (404, 409), (path, r.status_code)
     assert client.get("/t/AAAAAAAAAAAA/analisis").status_code == 404
     assert client.get(f"/t/{ana.invite}/analisis").status_code == 200
+
+
+# --------------------------------------------------------------------------
+# Why, and the position before the play (issue 34), at a few worlds
+
+
+@pytest.fixture
+def quick(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    small = settings.model_copy(update={"analysis_worlds": WORLDS})
+    app = create_app(small, clock=clock, rng=random.Random(4), brain=first_legal)
+    with TestClient(app) as c:
+        yield c
+
+
+def position_html(html: str) -> str:
+    start = html.index('id="replay-position"')
+    return html[start : html.index("</section>", start)]
+
+
+def test_a_marked_step_says_why_and_shows_the_position_with_both_plays_marked(
+    quick: TestClient,
+) -> None:
+    ana = against_a_robot(quick)
+    finish_round(ana, random.Random(11))
+    service = service_of(quick)
+    service.analyse_queued()
+    read = service.round_analysis(ana.invite, 1)
+    assert read.analysis is not None
+    marked = [s for s in read.analysis.steps if s.mark is not None]
+    assert marked
+    replay = service.round_replay(ana.invite, 1)
+    for step in marked:
+        page = quick.get(f"/t/{ana.invite}/ronda/1?paso={step.step}").text
+        block = analysis_block(page)
+        # every marked play has its reasons, in words, after its cost
+        assert step.reasons
+        said = text_of(block)
+        for reason in step.reasons:
+            assert say_reason(reason, read.names, "es") in said
+        assert said.index("Costó") < said.index(say_reason(step.reasons[0], read.names, "es"))
+        # the position before the play: the hand, the table, both plays marked
+        position = position_html(page)
+        story_step = replay.story.steps[step.step]
+        hand = re.findall(r'class="position-card[^"]*" data-card="(\w+)"', position)
+        assert set(story_step.hand_before) | set(story_step.table_before) == {
+            parse_card(c) for c in hand
+        }
+        played = re.findall(r'class="position-card is-played[^"]*" data-card="(\w+)"', position)
+        suggested = re.findall(
+            r'class="position-card[^"]*is-suggested" data-card="(\w+)"', position
+        )
+        if step.played.kind == "play":
+            assert str(step.played.card) in played
+        if step.best.kind == "play":
+            assert str(step.best.card) in suggested
+        assert "Lo que veía" in text_of(position) and "Luna" in text_of(position)
+    # what each seat gave away agrees with its marked plays (or says what the others gave)
+    html = text_of(analysis_block(quick.get(f"/t/{ana.invite}/ronda/1?paso=1").text))
+    for seat in read.analysis.seats:
+        assert say_seat(seat, read.names, "es", read.analysis.steps) in html
+
+
+def test_the_block_that_brings_the_analysis_marks_luna_s_play_on_the_position(
+    quick: TestClient,
+) -> None:
+    """The page opened while the analysis ran shows the position with the
+    play made; the block that brings the analysis sends it again, out of
+    band, with Luna's play marked."""
+    ana = against_a_robot(quick)
+    finish_round(ana, random.Random(11))
+    page = quick.get(f"/t/{ana.invite}/ronda/1?paso=1").text
+    before = position_html(page)
+    assert "is-played" in before and "is-suggested" not in before
+    service = service_of(quick)
+    service.analyse_queued()
+    fragment = quick.get(f"/t/{ana.invite}/ronda/1/analisis?paso=1").text
+    after = position_html(fragment)
+    assert 'hx-swap-oob="true"' in after and "mark-suggested" in after
+    # the deal and the end have no position
+    assert 'id="replay-position"' not in quick.get(f"/t/{ana.invite}/ronda/1?paso=0").text
+    # an analysis stored before the reasons existed still shows, and says so
+    strip_lines(quick)
+    read = service.round_analysis(ana.invite, 1)
+    assert read.analysis is not None
+    step = next(s for s in read.analysis.steps if s.mark is not None)
+    for lang, note in (
+        ("es", "Esta ronda se analizó antes de que el análisis dijera por qué"),
+        ("en", "This round was analysed before the analysis said why"),
+    ):
+        quick.cookies.set("lang", lang)
+        page = quick.get(f"/t/{ana.invite}/ronda/1?paso={step.step}")
+        assert page.status_code == 200
+        assert note in text_of(analysis_block(page.text))
+        fragment = quick.get(f"/t/{ana.invite}/ronda/1/analisis?paso={step.step}")
+        assert fragment.status_code == 200 and note in text_of(fragment.text)

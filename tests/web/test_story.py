@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from escoba import engine as eng
 from escoba.engine.cards import NOTATION
+from escoba.engine.round_steps import round_story
 from escoba.engine.state import RoundAction
 from escoba.names import Design, card_name
 from escoba.web.rendering.board import describe_action as describe
@@ -173,12 +174,16 @@ def test_an_early_step_shows_no_card_that_was_still_in_a_hand(app_client: TestCl
     summary = state.finished_rounds[0]
     first = summary.deals[0]
     dealt_table = {NOTATION[c] for c in first.table}
+    story = round_story(summary, state.players, state.rules)
     for step in range(0, 4):
         html = step_html(app_client, ana.invite, 1, step)
         played = {NOTATION[a.card] for a in summary.actions[:step]}
         seen = dealt_table | played
         for a in summary.actions[:step]:
             seen |= {NOTATION[c] for c in a.cards}
+        # issue 34: a play's step shows the hand its player chose from (the
+        # position its analysis weighed), and no other hand
+        seen |= {NOTATION[c] for c in story.steps[step].hand_before}
         # (the drawings' path data aside: only their titles name cards)
         assert cards_in(re.sub(r"<svg.*?</svg>", "", replay_block(html), flags=re.S)) <= seen
         # no name of a card still in a hand, in any words of the page

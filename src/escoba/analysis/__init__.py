@@ -19,6 +19,9 @@ for those who are learning (issue 28).
 - `rounds`: a finished round replayed and weighed step by step; the marks'
   thresholds (`THRESHOLDS`); hindsight; per-seat and per-game summaries.
 - `model`: the result as frozen dataclasses with `to_json` / `from_json`.
+- `lines`: a round's points split by scoring line, as a playout scores them.
+- `reasons`: why a costly play cost: its costliest lines, each told by a
+  fact that differs between the play made and the best.
 - `coach`: the facts of a candidate play, from a seat's view.
 - `wording`: all of it in the game's words (`escoba.words` codes).
 - `cli`: `escoba analyse record.jsonl`.
@@ -30,6 +33,7 @@ robots' machinery is always a seat's view.
 
 from escoba.analysis.coach import CoachFacts, Sweep, coach_facts
 from escoba.analysis.evaluator import WORLDS, Evaluation, Evaluator, LunaEvaluator, margin
+from escoba.analysis.lines import LINES, line_names, line_points
 from escoba.analysis.model import (
     FORMAT,
     MARKS,
@@ -37,15 +41,18 @@ from escoba.analysis.model import (
     EvaluatorInfo,
     GameSeatSummary,
     Hindsight,
+    LineCost,
     Mark,
     MarkCounts,
     Move,
+    Reason,
     RoundAnalysis,
     SeatSummary,
     StepAnalysis,
     StepRef,
     Thresholds,
 )
+from escoba.analysis.reasons import PlayFacts, explain, holds_chance, play_facts
 from escoba.analysis.rounds import (
     THRESHOLDS,
     Progress,
@@ -58,10 +65,20 @@ from escoba.analysis.rounds import (
     weigh_play,
 )
 from escoba.analysis.seeding import position_rng
-from escoba.analysis.wording import say_coach, say_move, say_seat, say_step
+from escoba.analysis.wording import (
+    StepWords,
+    say_coach,
+    say_line,
+    say_move,
+    say_reason,
+    say_seat,
+    say_step,
+    step_words,
+)
 
 __all__ = [
     "FORMAT",
+    "LINES",
     "MARKS",
     "THRESHOLDS",
     "WORLDS",
@@ -72,29 +89,41 @@ __all__ = [
     "EvaluatorInfo",
     "GameSeatSummary",
     "Hindsight",
+    "LineCost",
     "LunaEvaluator",
     "Mark",
     "MarkCounts",
     "Move",
+    "PlayFacts",
     "Progress",
+    "Reason",
     "RoundAnalysis",
     "SeatSummary",
     "StepAnalysis",
     "StepRef",
+    "StepWords",
     "Sweep",
     "Thresholds",
     "analyse_record",
     "analyse_round",
     "analyse_step",
     "coach_facts",
+    "explain",
     "game_summary",
+    "holds_chance",
+    "line_names",
+    "line_points",
     "margin",
+    "play_facts",
     "position_rng",
     "round_analysis",
     "round_positions",
     "say_coach",
+    "say_line",
     "say_move",
+    "say_reason",
     "say_seat",
     "say_step",
+    "step_words",
     "weigh_play",
 ]

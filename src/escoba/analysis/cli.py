@@ -28,7 +28,7 @@ from escoba.analysis.evaluator import WORLDS, LunaEvaluator
 from escoba.analysis.model import MARKS, RoundAnalysis, StepAnalysis
 from escoba.analysis.rounds import Progress as StepProgress
 from escoba.analysis.rounds import analyse_round, game_summary
-from escoba.analysis.wording import say_mark, say_move, say_seat
+from escoba.analysis.wording import say_mark, say_move, say_reason, say_seat
 from escoba.engine import RecordError, replay
 from escoba.i18n import LANGUAGES, parse_lang
 from escoba.names import Design, chosen_design
@@ -177,13 +177,43 @@ def _print_round(
     for step in a.steps:
         table.add_row(*_step_row(step, names, lang, design, robot))
     console.print(table)
+    _print_reasons(console, a, names, lang, design)
     for seat in a.seats:
         marks = ", ".join(f"{say_mark(m, lang)} {seat.marks.of(m)}" for m in MARKS)
         costliest = ", ".join(str(s) for s in seat.costliest) or "none"
         console.print(
-            escape(say_seat(seat, names, lang))
+            escape(say_seat(seat, names, lang, a.steps))
             + f"  [dim]({escape(marks)}; costliest steps: {costliest})[/]"
         )
+
+
+def _print_reasons(
+    console: Console, a: RoundAnalysis, names: tuple[str, ...], lang: str, design: Design
+) -> None:
+    """Why each play that gave points away cost them: its reasons in the
+    players' words, then each scoring line's expected points of the mover's
+    side, the play made's → the best's, and the line's share of the cost."""
+    costly = [s for s in a.steps if s.given_away > 0]
+    if not costly:
+        return
+    console.print("[bold]Why the costly plays cost[/]")
+    for step in costly:
+        mark = "" if step.mark is None else f"{say_mark(step.mark, lang)}, "
+        why = " ".join(say_reason(r, names, lang, design) for r in step.reasons)
+        console.print(
+            f"  step {step.step} ({escape(mark)}{step.cost:.2f}): {escape(why) or '[dim]—[/]'}",
+            soft_wrap=True,
+        )
+        if step.lines:
+            side = step.side
+            lines = " · ".join(
+                f"{x.line} {x.played[side]:.2f}→{x.best[side]:.2f} ({x.cost:+.2f})"
+                for x in step.lines
+            )
+            console.print(
+                f"    [dim]by line, {escape(names[step.seat])}'s side: {lines}[/]",
+                soft_wrap=True,
+            )
 
 
 def _print_game(

@@ -17,7 +17,10 @@ the figure the *margin*:
 That teaches best because it is what a play changes: a play can raise one's
 own points or lower the others', and both count, by how much they matter to
 winning the round. Each side's expected points are given too (`points`), so
-a page can say «your side could expect 4.2 points, the other 3.6».
+a page can say «your side could expect 4.2 points, the other 3.6», and
+each side's by scoring line (`lines`, `escoba.analysis.lines`: escobas,
+cards, diamonds, sevens or la setenta, the 7 of diamonds, the leftover),
+the sums the playouts scored, kept line by line.
 
 `LunaEvaluator` is Luna's machinery (`escoba.bots`) at a fixed number of
 worlds: what the seat knows (`knowledge`), worlds drawn by the weighed
@@ -43,13 +46,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from escoba.analysis.lines import LINES, line_points
 from escoba.analysis.model import EvaluatorInfo, Method
 from escoba.bots.base import moves_of
 from escoba.bots.endgame import MAX_NODES, known_world, solve
 from escoba.bots.inference import BETA, PosteriorSampler, observations
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import search
-from escoba.bots.policy import PLAYOUTS, expected_points
+from escoba.bots.policy import PLAYOUTS
 from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
@@ -73,7 +77,10 @@ class Evaluation:
     expected points. `method` says how: sampled worlds (`search`, with
     `samples[i][w]`, the margin in world w), the exact solver (`exact`: the
     rest of the round with every card known to the seat and perfect play
-    after) or nothing to weigh (`forced`: one legal action)."""
+    after) or nothing to weigh (`forced`: one legal action).
+    `lines[i][s][k]` is side s's expected points on scoring line k
+    (`lines.LINES`) after action i: they add up to `points[i][s]` (empty:
+    the evaluator does not split its figures by line)."""
 
     actions: tuple[Action, ...]
     values: tuple[float, ...]
@@ -81,6 +88,7 @@ class Evaluation:
     method: Method
     worlds: int
     samples: tuple[tuple[float, ...], ...] = ()
+    lines: tuple[tuple[tuple[float, ...], ...], ...] = ()
 
     def best(self) -> int:
         """The index of the best action (the first of equals)."""
@@ -163,13 +171,15 @@ class LunaEvaluator:
         know = knowledge(view)
         side = know.base.side[know.seat]
         if len(legal) == 1:
-            return Evaluation(legal, (0.0,), ((0.0,) * know.base.nsides,), "forced", 0)
+            nsides = know.base.nsides
+            zero = ((0.0,) * len(LINES),) * nsides
+            return Evaluation(legal, (0.0,), ((0.0,) * nsides,), "forced", 0, (), (zero,))
         moves = moves_of(view, legal)
         if self.endgame and known_world(know):
             exact = exact_values(know.sample(rng), moves, side)
             if exact is not None:
-                values, points = exact
-                return Evaluation(legal, values, points, "exact", 1)
+                values, points, lines = exact
+                return Evaluation(legal, values, points, "exact", 1, (), lines)
         sample: Callable[[random.Random], RoundSim] = know.sample
         if self.beta > 0:
             obs = observations(view, know, self.beta)
@@ -190,10 +200,13 @@ class LunaEvaluator:
         order, world after world)."""
         playout = PLAYOUTS[self.rollout]
         seen: list[list[float]] = []
+        seen_lines: list[list[list[float]]] = []
 
         def rollout(sim: RoundSim) -> None:
             playout(sim)
-            seen.append([float(p) for p in (sim.points() if sim.over else expected_points(sim))])
+            by_line = line_points(sim)
+            seen_lines.append(by_line)
+            seen.append([sum(side_lines) for side_lines in by_line])
 
         _, totals, worlds = search(
             sample,
@@ -221,18 +234,32 @@ class LunaEvaluator:
             tuple(sum(seen[w * n + i][s] for w in range(worlds)) / worlds for s in range(nsides))
             for i in range(n)
         )
+        lines = tuple(
+            tuple(
+                tuple(
+                    sum(seen_lines[w * n + i][s][k] for w in range(worlds)) / worlds
+                    for k in range(len(LINES))
+                )
+                for s in range(nsides)
+            )
+            for i in range(n)
+        )
         values = tuple(t / worlds for t in totals)
-        return Evaluation(legal, values, points, "search", worlds, samples)
+        return Evaluation(legal, values, points, "search", worlds, samples, lines)
+
+
+Lines = tuple[tuple[tuple[float, ...], ...], ...]
 
 
 def exact_values(
     world: RoundSim, moves: Sequence[Move], side: int
-) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]] | None:
-    """Each move's exact margin in a known `world` (two sides), and each
-    side's points at the end of a perfect line after it; None when the
-    solver gives up."""
+) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...], Lines] | None:
+    """Each move's exact margin in a known `world` (two sides), each side's
+    points at the end of a perfect line after it, and those points by
+    scoring line; None when the solver gives up."""
     values: list[float] = []
     points: list[tuple[float, ...]] = []
+    lines: list[tuple[tuple[float, ...], ...]] = []
     for move in moves:
         child = world.copy()
         child.apply(move)
@@ -242,7 +269,8 @@ def exact_values(
         pts = line.points()
         values.append(float(margin(pts, side)))
         points.append(tuple(float(p) for p in pts))
-    return tuple(values), tuple(points)
+        lines.append(tuple(tuple(by_line) for by_line in line_points(line)))
+    return tuple(values), tuple(points), tuple(lines)
 
 
 def perfect_line(sim: RoundSim, max_nodes: int = EXACT_NODES) -> RoundSim | None:

@@ -9,6 +9,8 @@ what was stored).
       steps: StepAnalysis    every play and claim of the round, in order
         played, best: Move   what was done, and the best the evaluator found
         candidates           every legal action with its expected margin
+        lines: LineCost      each scoring line's expected points, played and best
+        reasons: Reason      why a costly play cost: codes with their values
         hindsight            what the play cost with every card known (or null)
       seats: SeatSummary     per seat: points given away, marks, costliest steps
     GameSeatSummary          per seat over a game's rounds (`game_summary`)
@@ -17,6 +19,9 @@ Figures are in round points, as the evaluator defines them: a step's
 `played_value` and `best_value` are expected *margins* (the side's points
 less the mean of the other sides', `escoba.analysis.evaluator`), and
 `played_points` / `best_points` each side's expected points.
+
+An analysis stored before the lines and reasons existed reads back with
+both empty (`lines == ()`): the pages and the API show it without them.
 """
 
 from __future__ import annotations
@@ -124,6 +129,76 @@ class Hindsight:
 
 
 @dataclass(frozen=True, slots=True)
+class LineCost:
+    """One scoring line of a step (`escoba.analysis.lines`: escobas, cards,
+    diamonds, sevens or setenta, seven_of_diamonds, leftover): each side's
+    expected points on it after the play made (`played`) and after the best
+    (`best`), and `cost`, the line's share of the step's cost (the best's
+    margin on the line less the play's): the lines' costs add up to the
+    step's `cost`."""
+
+    line: str
+    played: tuple[float, ...]
+    best: tuple[float, ...]
+    cost: float
+
+    def to_json(self) -> Json:
+        return {
+            "line": self.line,
+            "played": [figure(p) for p in self.played],
+            "best": [figure(p) for p in self.best],
+            "cost": figure(self.cost),
+        }
+
+    @classmethod
+    def from_json(cls, data: Json) -> LineCost:
+        return cls(
+            str(data["line"]),
+            tuple(float(p) for p in data["played"]),
+            tuple(float(p) for p in data["best"]),
+            float(data["cost"]),
+        )
+
+
+ReasonValue = int | float | str
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a costly play cost, on scoring line `line`: `code` is the words'
+    catalog code (`escoba.words`, «analysis_reason_…») and `values` its
+    values as data: numbers (`cost` in round points), a card in RULES.md's
+    notation (`card`), a seat (`seat`), a line's name (`of_line`);
+    `escoba.analysis.wording` names them in the viewer's language and deck."""
+
+    code: str
+    line: str
+    values: tuple[tuple[str, ReasonValue], ...] = ()
+
+    def value(self, key: str) -> ReasonValue:
+        return dict(self.values)[key]
+
+    def to_json(self) -> Json:
+        return {"code": self.code, "line": self.line, "values": dict(self.values)}
+
+    @classmethod
+    def from_json(cls, data: Json) -> Reason:
+        values = data.get("values") or {}
+        return cls(
+            str(data["code"]),
+            str(data["line"]),
+            tuple(sorted((str(k), _reason_value(v)) for k, v in values.items())),
+        )
+
+
+def _reason_value(value: Any) -> ReasonValue:
+    """A value as JSON read it back (a number keeps its type)."""
+    if isinstance(value, str | float) and not isinstance(value, bool):
+        return value
+    return int(value)
+
+
+@dataclass(frozen=True, slots=True)
 class StepAnalysis:
     """One play or claim of the round, weighed from its seat's view.
 
@@ -134,7 +209,10 @@ class StepAnalysis:
     `best_value - played_value` (0 when the play is the best), `noise` the
     standard error of that difference (0 when exact). `given_away` is the
     cost counted against the seat: the cost when it stands above the noise
-    (`Thresholds.significant`), else 0; `mark` grades it."""
+    (`Thresholds.significant`), else 0; `mark` grades it. `lines` splits
+    the figures by scoring line (empty in an analysis stored before they
+    existed) and `reasons` say why a play that gave points away cost them
+    (`escoba.analysis.reasons`)."""
 
     step: int
     seat: int
@@ -155,10 +233,18 @@ class StepAnalysis:
     mark: Mark | None
     candidates: tuple[Candidate, ...]  # every legal action, the best first
     hindsight: Hindsight | None
+    lines: tuple[LineCost, ...] = ()
+    reasons: tuple[Reason, ...] = ()
 
     @property
     def is_best(self) -> bool:
         return self.played == self.best
+
+    @property
+    def explained(self) -> bool:
+        """Its figures are split by line (an analysis made before the split
+        existed is not)."""
+        return bool(self.lines)
 
     def to_json(self) -> Json:
         return {
@@ -181,6 +267,8 @@ class StepAnalysis:
             "mark": self.mark,
             "candidates": [c.to_json() for c in self.candidates],
             "hindsight": None if self.hindsight is None else self.hindsight.to_json(),
+            "lines": [line.to_json() for line in self.lines],
+            "reasons": [r.to_json() for r in self.reasons],
         }
 
     @classmethod
@@ -211,6 +299,8 @@ class StepAnalysis:
             mark=cast(Mark | None, mark),
             candidates=tuple(Candidate.from_json(c) for c in data["candidates"]),
             hindsight=None if hindsight is None else Hindsight.from_json(hindsight),
+            lines=tuple(LineCost.from_json(x) for x in data.get("lines") or ()),
+            reasons=tuple(Reason.from_json(r) for r in data.get("reasons") or ()),
         )
 
 

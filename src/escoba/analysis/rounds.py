@@ -29,13 +29,15 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any, Final
 
-from escoba.analysis.evaluator import Evaluation, Evaluator, LunaEvaluator
+from escoba.analysis.evaluator import Evaluation, Evaluator, LunaEvaluator, margin
+from escoba.analysis.lines import line_names
 from escoba.analysis.model import (
     MARKS,
     Candidate,
     EvaluatorInfo,
     GameSeatSummary,
     Hindsight,
+    LineCost,
     MarkCounts,
     Move,
     RoundAnalysis,
@@ -45,6 +47,7 @@ from escoba.analysis.model import (
     Thresholds,
     figure,
 )
+from escoba.analysis.reasons import explain
 from escoba.analysis.seeding import position_rng
 from escoba.bots.base import moves_of
 from escoba.bots.endgame import solve
@@ -118,7 +121,9 @@ def weigh_play(
 ) -> StepAnalysis:
     """The analysis of `action` made from the view `v` (the seat's, on its
     turn): a function of that view alone (no hindsight: that needs the
-    state). `step` is the action's number in the round's replay."""
+    state). `step` is the action's number in the round's replay. Its
+    figures are split by scoring line (`lines`) and, when it gave points
+    away, `reasons` say why (`escoba.analysis.reasons`)."""
     if v.seat is None or action not in v.legal:
         raise ValueError("the action is not one of the seat's legal actions")
     ev = (evaluator or default_evaluator()).evaluate(v, position_rng(v, salt))
@@ -139,6 +144,8 @@ def _step(
     noise = figure(ev.noise(best, played))
     significant = best != played and thresholds.significant(cost, noise)
     order = sorted(range(len(legal)), key=lambda i: (i != best, -values[i], i))
+    side = side_of(v.seat, v.players)
+    lines = _lines(v, ev, played, best, side)
     return StepAnalysis(
         step=number,
         seat=v.seat,
@@ -159,7 +166,24 @@ def _step(
         mark=thresholds.mark(cost, noise) if significant else None,
         candidates=tuple(Candidate(move_of(v, legal[i]), values[i]) for i in order),
         hindsight=None,
+        lines=lines,
+        reasons=explain(v, action, legal[best], lines) if significant else (),
     )
+
+
+def _lines(v: View, ev: Evaluation, played: int, best: int, side: int) -> tuple[LineCost, ...]:
+    """The step's figures by scoring line (none when the evaluator does not
+    split them): each side's expected points on each line after the play
+    and after the best, and the line's share of the cost."""
+    if not ev.lines:
+        return ()
+    out = []
+    for k, name in enumerate(line_names(v.rules)):
+        mine = tuple(figure(p[k]) for p in ev.lines[played])
+        top = tuple(figure(p[k]) for p in ev.lines[best])
+        cost = margin(top, side) - margin(mine, side) if best != played else 0.0
+        out.append(LineCost(name, mine, top, figure(cost)))
+    return tuple(out)
 
 
 def hindsight_of(state: GameState, v: View, step: StepAnalysis) -> Hindsight | None:

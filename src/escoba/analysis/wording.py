@@ -3,8 +3,12 @@ and deck design: sentences made of `escoba.words` codes, with the cards
 named by `escoba.names` (with their articles: «el 7 de oros»).
 
     say_step(step, names, "es", robot="Luna")
-    # ['Ana dejó el 3 de picas en la mesa.', 'Error', 'Costó 1,2 puntos.',
-    #  'Luna habría jugado la reina de picas y se llevaba el 7 de diamantes.', …]
+    # ['Ana dejó el 2 de corazones en la mesa.', 'Error',
+    #  'Costó 1,1 puntos, contando lo que ganaba el otro lado.',
+    #  'Dejaste el 7 de diamantes en la mesa.',          ← its reasons
+    #  'Luna habría jugado la reina de picas y se llevaba el 7 de diamantes.',
+    #  'Ana podía esperar 2,6 puntos en la ronda con esta jugada, y 3 con la de Luna.']
+    say_reason(reason, names, "en")                    # one reason in words
 
 `names` are the players' names by seat (a page passes them; the command
 line takes them from the record). Numbers are written the language's way
@@ -15,12 +19,21 @@ percentages.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from escoba.analysis.coach import CoachFacts
-from escoba.analysis.model import Mark, Move, SeatSummary, StepAnalysis
-from escoba.engine.cards import SEVEN_OF_DIAMONDS
+from escoba.analysis.model import Mark, Move, Reason, SeatSummary, StepAnalysis
+from escoba.engine.cards import SEVEN_OF_DIAMONDS, parse_card
 from escoba.engine.seats import side_of
-from escoba.names import DEFAULT_DESIGN, DEFAULT_LANG, Design, diamonds_word, the_card, the_cards
+from escoba.names import (
+    DEFAULT_DESIGN,
+    DEFAULT_LANG,
+    Design,
+    and_list,
+    diamonds_word,
+    the_card,
+    the_cards,
+)
 from escoba.words import say
 
 
@@ -62,6 +75,69 @@ def say_mark(mark: Mark, lang: str = DEFAULT_LANG) -> str:
     return say(f"analysis_mark_{mark}", lang)
 
 
+@dataclass(frozen=True, slots=True)
+class StepWords:
+    """A step's sentences, each in its place (see `say_step`): a page lays
+    them out, the command line and `say_step` read them in order."""
+
+    played: str
+    mark: str | None  # «Error»: the mark's name, when it gave points away
+    verdict: str | None  # its cost, or that it is the best, as good, or forced
+    reasons: tuple[str, ...]  # why it cost (none when it did not)
+    best: str | None  # what the robot would have played, when better
+    exact: str | None
+    expected: str | None  # the mover's side's expected points
+    hindsight: str | None
+
+    def sentences(self) -> list[str]:
+        out = [self.played]
+        for part in (self.mark, self.verdict):
+            if part is not None:
+                out.append(part)
+        out.extend(self.reasons)
+        for part in (self.best, self.exact, self.expected, self.hindsight):
+            if part is not None:
+                out.append(part)
+        return out
+
+
+def step_words(
+    step: StepAnalysis,
+    names: Sequence[str],
+    lang: str = DEFAULT_LANG,
+    design: Design = DEFAULT_DESIGN,
+    *,
+    robot: str = "Luna",
+) -> StepWords:
+    """`say_step`'s sentences, each in its place."""
+    played = say_move(step.played, names[step.seat], lang, design)
+    if step.method == "forced":
+        forced = say("analysis_forced", lang)
+        return StepWords(played, None, forced, (), None, None, None, None)
+    mark = None
+    reasons: tuple[str, ...] = ()
+    if step.is_best:
+        verdict = say("analysis_is_best", lang, robot=robot)
+    elif step.given_away == 0:
+        verdict = say("analysis_near_best", lang, robot=robot)
+    else:
+        if step.mark is not None:
+            mark = say_mark(step.mark, lang)
+        code = "analysis_cost_three" if len(step.played_points) == 3 else "analysis_cost"
+        verdict = say(code, lang, cost=points(step.cost))
+        reasons = tuple(say_reason(r, names, lang, design) for r in step.reasons)
+    return StepWords(
+        played=played,
+        mark=mark,
+        verdict=verdict,
+        reasons=reasons,
+        best=None if step.is_best else say_move(step.best, robot, lang, design, best=True),
+        exact=say("analysis_exact", lang) if step.method == "exact" else None,
+        expected=_expected(step, names, lang, robot),
+        hindsight=None if step.hindsight is None else say_hindsight(step, lang, robot=robot),
+    )
+
+
 def say_step(
     step: StepAnalysis,
     names: Sequence[str],
@@ -70,50 +146,112 @@ def say_step(
     *,
     robot: str = "Luna",
 ) -> list[str]:
-    """A step's sentences: what was played; its mark and cost, or that it
-    was the best (or as good, or forced); what the robot would have played;
-    the points each side could expect; and its hindsight, labelled so.
-    `robot` names who weighed it: the analysis's `evaluator.display_name`."""
-    out = [say_move(step.played, names[step.seat], lang, design)]
-    if step.method == "forced":
-        return [*out, say("analysis_forced", lang)]
-    if step.is_best:
-        out.append(say("analysis_is_best", lang, robot=robot))
-    elif step.given_away == 0:
-        out.append(say("analysis_near_best", lang, robot=robot))
-    else:
-        if step.mark is not None:
-            out.append(say_mark(step.mark, lang))
-        out.append(say("analysis_cost", lang, cost=points(step.cost)))
-    if not step.is_best:
-        out.append(say_move(step.best, robot, lang, design, best=True))
-    if step.method == "exact":
-        out.append(say("analysis_exact", lang))
-    out.append(_expected(step, lang))
+    """A step's sentences: what was played; its mark, its cost and why
+    (`say_reason`, one sentence each), or that it was the best (or as good,
+    or forced); what the robot would have played; the points the mover's
+    own side could expect, named, with this play and the robot's; and its
+    hindsight, which says whether the play made or the one suggested was
+    best. `robot` names who weighed it: the analysis's
+    `evaluator.display_name`."""
+    return step_words(step, names, lang, design, robot=robot).sentences()
+
+
+def say_hindsight(step: StepAnalysis, lang: str = DEFAULT_LANG, *, robot: str = "Luna") -> str:
+    """With every card known: the play made was the best, or the one the
+    robot suggested was, or neither (and what the play made cost)."""
     hindsight = step.hindsight
-    if hindsight is not None:
-        if hindsight.cost > 0:
-            out.append(say("analysis_hindsight_cost", lang, cost=points(hindsight.cost)))
+    assert hindsight is not None
+    if hindsight.cost <= 0 or hindsight.best == step.played:
+        return say("analysis_hindsight_made_best", lang)
+    code = "analysis_hindsight_suggested_best"
+    if hindsight.best != step.best:
+        code = "analysis_hindsight_other_best"
+    return say(code, lang, robot=robot, cost=points(hindsight.cost))
+
+
+def side_names(seat: int, names: Sequence[str]) -> list[str]:
+    """The seat's side: its name, then its partner's at four."""
+    players = len(names)
+    side = side_of(seat, players)
+    partners = [names[s] for s in range(players) if s != seat and side_of(s, players) == side]
+    return [names[seat], *partners]
+
+
+def _expected(step: StepAnalysis, names: Sequence[str], lang: str, robot: str) -> str:
+    """The points the mover's own side could expect (named, never «su
+    lado»): after the play made, and after the robot's when it differs."""
+    side = side_names(step.seat, names)
+    pair = "_pair" if len(side) > 1 else ""
+    played = points(step.played_points[step.side])
+    who = and_list(side, lang)
+    if step.is_best:
+        return say(f"analysis_expected{pair}", lang, side=who, played=played)
+    best = points(step.best_points[step.side])
+    return say(
+        f"analysis_expected_both{pair}", lang, side=who, played=played, best=best, robot=robot
+    )
+
+
+def say_line(line: str, lang: str = DEFAULT_LANG, design: Design = DEFAULT_DESIGN) -> str:
+    """A scoring line as a sentence names it: «las escobas», «las cartas de
+    oros», «el siete de oros», «lo que queda en la mesa en ÚLTIMAS»."""
+    if line == "seven_of_diamonds":
+        return the_card(SEVEN_OF_DIAMONDS, design, lang)
+    return say(f"analysis_line_{line}", lang, suit=diamonds_word(design, lang))
+
+
+def say_reason(
+    reason: Reason,
+    names: Sequence[str],
+    lang: str = DEFAULT_LANG,
+    design: Design = DEFAULT_DESIGN,
+) -> str:
+    """One reason in words: its values named in the language and the deck
+    (a card with its article, a seat by its name, a line by its words)."""
+    values: dict[str, object] = {}
+    for key, value in reason.values:
+        if key == "card":
+            values["card"] = the_card(parse_card(str(value)), design, lang)
+        elif key == "seat":
+            values["name"] = names[int(value)]
+        elif key == "of_line":
+            values["line"] = say_line(str(value), lang, design)
+        elif key == "cost":
+            values["cost"] = points(float(value))
         else:
-            out.append(say("analysis_hindsight_best", lang))
-    return out
+            values[key] = value
+    if reason.code == "analysis_reason_diamonds":
+        values["suit"] = diamonds_word(design, lang)
+    return say(reason.code, lang, limits=None, **values)
 
 
-def _expected(step: StepAnalysis, lang: str) -> str:
-    """The points the side could expect after the play made."""
-    pts = step.played_points
-    mine = pts[step.side]
-    others = (sum(pts) - mine) / (len(pts) - 1)
-    code = "analysis_expected_three" if len(pts) == 3 else "analysis_expected"
-    return say(code, lang, mine=points(mine), others=points(others))
-
-
-def say_seat(summary: SeatSummary, names: Sequence[str], lang: str = DEFAULT_LANG) -> str:
-    """«Ana regaló 1,5 puntos en la ronda.» or «Ana no regaló puntos en la ronda.»"""
+def say_seat(
+    summary: SeatSummary,
+    names: Sequence[str],
+    lang: str = DEFAULT_LANG,
+    steps: Sequence[StepAnalysis] = (),
+) -> str:
+    """«Ana regaló 1,5 puntos en la ronda.» or «Ana no regaló puntos en la
+    ronda.» With the round's `steps`, when the seat's marked plays do not
+    add up to what it gave away (plays that cost a little, above the noise,
+    and got no mark), the sentence says how much each gave."""
     name = names[summary.seat]
-    if points(summary.given_away) <= 0:
+    total = points(summary.given_away)
+    if total <= 0:
         return say("analysis_seat_clean", lang, name=name)
-    return say("analysis_seat_given_away", lang, name=name, cost=points(summary.given_away))
+    mine = [s for s in steps if s.seat == summary.seat]
+    marked = points(sum(s.given_away for s in mine if s.mark is not None))
+    if mine and marked != total:
+        rest = points(total - marked)
+        return say(
+            "analysis_seat_given_away_unmarked",
+            lang,
+            name=name,
+            cost=total,
+            marked=marked,
+            rest=rest,
+        )
+    return say("analysis_seat_given_away", lang, name=name, cost=total)
 
 
 def say_coach(

@@ -49,6 +49,8 @@ class RoundSim:
         "gain",
         "hands",
         "last",
+        "leftover",
+        "leftover_best",
         "n",
         "nsides",
         "plays_left",
@@ -80,6 +82,8 @@ class RoundSim:
     rules: RuleSet
     gain: tuple[float, ...]  # what a captured card is worth under `rules`
     best: list[list[int]]  # per side, each suit's best setenta worth (la setenta only)
+    leftover: list[int]  # at the round's end: the table the last capturer took (or nobody)
+    leftover_best: list[int]  # under la setenta: the taker's `best` before the leftover
 
     @classmethod
     def empty(cls, players: int, rules: RuleSet = SITE_RULES) -> RoundSim:
@@ -105,6 +109,8 @@ class RoundSim:
         sim.claim_card = -1
         sim.claim_seat = -1
         sim.plays_left = 0
+        sim.leftover = []
+        sim.leftover_best = []
         return sim
 
     def add_captured(self, side: int, cards: Sequence[int]) -> None:
@@ -134,6 +140,8 @@ class RoundSim:
         sim.claim_card = self.claim_card
         sim.claim_seat = self.claim_seat
         sim.plays_left = self.plays_left
+        sim.leftover = self.leftover
+        sim.leftover_best = self.leftover_best
         return sim
 
     @property
@@ -241,10 +249,15 @@ class RoundSim:
         del deck[:pos]
 
     def _finish(self) -> None:
-        """The leftover goes to the last capturer (never an escoba)."""
+        """The leftover goes to the last capturer (never an escoba). It is
+        remembered (`leftover`, and under la setenta the taker's suits'
+        best before it), for the analysis that tells what ÚLTIMAS gave."""
         self.claim_card = -1
+        self.leftover = self.table
         if self.last >= 0 and self.table:
             side = self.side[self.last]
+            if self.best:
+                self.leftover_best = self.best[side][:]
             for c in self.table:
                 self._take(side, c)
             self.cards[side] += len(self.table)

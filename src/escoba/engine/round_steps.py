@@ -1,7 +1,9 @@
 """A finished round told again, play by play («la repetición»): rebuilt by
 the engine itself from the round's deals and actions, each step the public
 facts of one moment — the card played, what it took, the table after it and
-each seat's pile — and never a hand.
+each seat's pile — and, for a play or a claim, the position its seat saw
+before it (its hand, the table, LLEVAR EL 15 if it was offered): the
+analysis of a step shows the choice it weighed.
 
 Only a finished round is told: every card dealt in it was played, so nothing
 in it was hidden from anyone at the table. The steps are replayed through
@@ -44,6 +46,10 @@ class RoundStep:
     deal: int  # the deal in play after this step (1 for the first)
     new_deal: bool  # this step emptied the hands: the next deal was dealt
     last_deal: bool  # the deal in play is ÚLTIMAS
+    # a play or a claim: the position its seat saw before it (a finished
+    # round hides nothing: every card of that hand was played face up after)
+    hand_before: tuple[Card, ...] = ()
+    claimable: Card | None = None  # LLEVAR EL 15 offered to the seat: the card left
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +142,7 @@ def round_story(summary: RoundSummary, players: int, rules: RuleSet) -> RoundSto
     for state, recorded in states:
         assert recorded is not None
         before = rs
+        claim = before.claim
         after = rs = state.round
         ended = state.phase is not Phase.PLAYING
         table = summary.leftover.cards if ended else after.table
@@ -157,6 +164,8 @@ def round_story(summary: RoundSummary, players: int, rules: RuleSet) -> RoundSto
                 deal=after.deal_number,
                 new_deal=after.deal_number != before.deal_number,
                 last_deal=after.is_last_deal,
+                hand_before=tuple(sorted(before.hands[recorded.seat])),
+                claimable=claim.card if claim is not None and claim.seat == recorded.seat else None,
             )
         )
     last = steps[-1]

@@ -28,32 +28,121 @@ ANALYSIS: Final = {
     "analysis_mark_imprecise": sentence("Imprecisa"),
     "analysis_mark_mistake": sentence("Error"),
     "analysis_mark_blunder": sentence("Error grave"),
-    "analysis_cost": counted("Costó %(cost)s punto.", "Costó %(cost)s puntos.", by="cost"),
+    "analysis_cost": counted(
+        "Costó %(cost)s punto, contando lo que ganaba el otro lado.",
+        "Costó %(cost)s puntos, contando lo que ganaba el otro lado.",
+        by="cost",
+    ),
+    "analysis_cost_three": counted(
+        "Costó %(cost)s punto, contando la mitad de lo que ganaba cada uno de los otros.",
+        "Costó %(cost)s puntos, contando la mitad de lo que ganaba cada uno de los otros.",
+        by="cost",
+    ),
     "analysis_is_best": sentence("Es la mejor jugada que encontró %(robot)s."),
     "analysis_near_best": sentence(
         "Tan buena como la de %(robot)s: la diferencia no supera la incertidumbre del cálculo."
     ),
     "analysis_forced": sentence("Era la única jugada posible."),
     "analysis_exact": sentence("Ya se podían saber todas las cartas: la cuenta es exacta."),
-    "analysis_expected": sentence(
-        "Puntos esperados en la ronda: %(mine)s para su lado y %(others)s para el otro."
+    # %(side)s: the player who moved, with their partner at four («Ana y Carmen»)
+    "analysis_expected": counted(
+        "%(side)s podía esperar %(played)s punto en la ronda con esta jugada.",
+        "%(side)s podía esperar %(played)s puntos en la ronda con esta jugada.",
+        by="played",
     ),
-    "analysis_expected_three": sentence(
-        "Puntos esperados en la ronda: %(mine)s para su lado y %(others)s para cada uno de "
-        "los otros, de media."
+    "analysis_expected_pair": counted(
+        "%(side)s podían esperar %(played)s punto en la ronda con esta jugada.",
+        "%(side)s podían esperar %(played)s puntos en la ronda con esta jugada.",
+        by="played",
     ),
-    "analysis_hindsight_cost": counted(
-        "A posteriori, viendo todas las cartas: costó %(cost)s punto.",
-        "A posteriori, viendo todas las cartas: costó %(cost)s puntos.",
+    "analysis_expected_both": counted(
+        "%(side)s podía esperar %(played)s punto en la ronda con esta jugada, "
+        "y %(best)s con la de %(robot)s.",
+        "%(side)s podía esperar %(played)s puntos en la ronda con esta jugada, "
+        "y %(best)s con la de %(robot)s.",
+        by="played",
+    ),
+    "analysis_expected_both_pair": counted(
+        "%(side)s podían esperar %(played)s punto en la ronda con esta jugada, "
+        "y %(best)s con la de %(robot)s.",
+        "%(side)s podían esperar %(played)s puntos en la ronda con esta jugada, "
+        "y %(best)s con la de %(robot)s.",
+        by="played",
+    ),
+    "analysis_hindsight_made_best": sentence(
+        "A posteriori, viendo todas las cartas: la jugada hecha era la mejor."
+    ),
+    "analysis_hindsight_suggested_best": counted(
+        "A posteriori, viendo todas las cartas: la mejor era la de %(robot)s, y la jugada "
+        "hecha costó %(cost)s punto.",
+        "A posteriori, viendo todas las cartas: la mejor era la de %(robot)s, y la jugada "
+        "hecha costó %(cost)s puntos.",
         by="cost",
     ),
-    "analysis_hindsight_best": sentence("A posteriori, viendo todas las cartas: era la mejor."),
+    "analysis_hindsight_other_best": counted(
+        "A posteriori, viendo todas las cartas: ni la jugada hecha ni la de %(robot)s era la "
+        "mejor, y la hecha costó %(cost)s punto.",
+        "A posteriori, viendo todas las cartas: ni la jugada hecha ni la de %(robot)s era la "
+        "mejor, y la hecha costó %(cost)s puntos.",
+        by="cost",
+    ),
     "analysis_seat_given_away": counted(
         "%(name)s regaló %(cost)s punto en la ronda.",
         "%(name)s regaló %(cost)s puntos en la ronda.",
         by="cost",
     ),
+    "analysis_seat_given_away_unmarked": counted(
+        "%(name)s regaló %(cost)s punto en la ronda: %(marked)s en sus jugadas marcadas y "
+        "%(rest)s en jugadas de poco costo, sin marca.",
+        "%(name)s regaló %(cost)s puntos en la ronda: %(marked)s en sus jugadas marcadas y "
+        "%(rest)s en jugadas de poco costo, sin marca.",
+        by="cost",
+    ),
     "analysis_seat_clean": sentence("%(name)s no regaló puntos en la ronda."),
+    # -- Why a play cost (escoba.analysis.reasons): said to the player who
+    # made it; %(name)s is another player, %(card)s a card with its article
+    "analysis_reason_sweep": sentence(
+        "Dejaste la mesa en %(sum)s: %(name)s la barría con un %(value)s, y la probabilidad "
+        "de que tuviera uno era del %(percent)s %%."
+    ),
+    "analysis_reason_missed_escoba": sentence("Podías llevarte toda la mesa: ¡ESCOBA!"),
+    "analysis_reason_claim_left": sentence(
+        "Dejaste %(card)s, que hacía 15 con la mesa: %(name)s podía LLEVAR EL 15."
+    ),
+    "analysis_reason_cards": counted(
+        "Te llevaste %(took)s carta donde podías llevarte %(could)s.",
+        "Te llevaste %(took)s cartas donde podías llevarte %(could)s.",
+        by="took",
+    ),
+    "analysis_reason_diamonds": counted(
+        "Te llevaste %(took)s carta de %(suit)s donde podías llevarte %(could)s.",
+        "Te llevaste %(took)s cartas de %(suit)s donde podías llevarte %(could)s.",
+        by="took",
+    ),
+    "analysis_reason_sevens": counted(
+        "Te llevaste %(took)s siete donde podías llevarte %(could)s.",
+        "Te llevaste %(took)s sietes donde podías llevarte %(could)s.",
+        by="took",
+    ),
+    "analysis_reason_left_card": sentence("Dejaste %(card)s en la mesa."),
+    "analysis_reason_missed_card": sentence("Podías llevarte %(card)s."),
+    "analysis_reason_leftover": sentence("En ÚLTIMAS lo que queda es para %(name)s."),
+    "analysis_reason_line": counted(
+        "Lo que más pesó: %(line)s (%(cost)s punto).",
+        "Lo que más pesó: %(line)s (%(cost)s puntos).",
+        by="cost",
+    ),
+    # the scoring lines, as a sentence names them (%(suit)s «oros»,
+    # «diamantes»; the 7 of diamonds is named by its card's words)
+    "analysis_line_escobas": sentence("las escobas"),
+    "analysis_line_cards": sentence("las cartas"),
+    "analysis_line_diamonds": sentence("las cartas de %(suit)s"),
+    "analysis_line_sevens": sentence("los sietes"),
+    "analysis_line_setenta": sentence("la setenta"),
+    "analysis_line_leftover": sentence("lo que queda en la mesa en ÚLTIMAS"),
+    "analysis_old": sentence(
+        "Esta ronda se analizó antes de que el análisis dijera por qué: sin detalle por línea."
+    ),
     # -- The coach (escoba.analysis.coach): what a play would leave ----------
     "coach_escoba": sentence("Te llevas toda la mesa: ¡ESCOBA!"),
     "coach_table_sum": sentence("La mesa queda en %(sum)s."),

@@ -22,7 +22,7 @@ finished game.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -36,7 +36,13 @@ from escoba.engine.state import RoundAction, RoundSummary
 from escoba.i18n import translations
 from escoba.names import Design, cards_phrase
 from escoba.web.base.errors import NotFound, ServiceError
-from escoba.web.html.analysis_pages import RoundAnalysisBlock, game_block, round_block
+from escoba.web.html.analysis_pages import (
+    Position,
+    RoundAnalysisBlock,
+    game_block,
+    position_of,
+    round_block,
+)
 from escoba.web.html.routes import Visit, VisitDep, error_page, html_response, refusal
 from escoba.web.rendering.board import (
     GameRounds,
@@ -86,6 +92,7 @@ class ReplayPage:
     base: str = ""  # the game's pages' path: /t/{invite}, or /t/{invite}/partidas/{n}
     game_number: int = 0
     game_over: bool = False
+    step_data: RoundStep | None = None  # the engine's step (its position before a play)
 
     @property
     def notations(self) -> str:
@@ -213,6 +220,7 @@ def replay_page(
         base=f"/t/{replay.invite}" if base is None else base,
         game_number=replay.game_number,
         game_over=replay.game_over,
+        step_data=step,
     )
 
 
@@ -431,12 +439,14 @@ def replay_response(here: Visit, game: int | None, number: str, paso: str | None
         model = replay_page(replay, step, here.design, here.lang, base)
     except ServiceError as exc:
         return _refused(here, exc)
+    block = _analysis_block(here, model.round_number, model.step, game, base)
     body = render_page(
         "replay.html",
         here.lang,
         here.limits,
         r=model,
-        a=_analysis_block(here, model.round_number, model.step, game, base),
+        a=block,
+        position=_position(model, block, here.design, here.lang),
         design=here.design,
         notation=NOTATION.__getitem__,
         back_focus=here.request.query_params.get("ir"),
@@ -500,6 +510,18 @@ def record_page_response(here: Visit, game: int | None) -> HTMLResponse:
 # The analysis (escoba.web.html.analysis_pages)
 
 
+def _position(
+    model: ReplayPage, block: RoundAnalysisBlock | None, design: Design, lang: str
+) -> Position | None:
+    """The position before the step's play, the robot's marked once the
+    analysis is done."""
+    step = model.step_data
+    if step is None or step.seat is None:
+        return None
+    verdict = None if block is None else block.verdict
+    return position_of(step, verdict, model.seats[step.seat].name, design, lang)
+
+
 def _analysis_block(
     here: Visit, round_number: int, step: int, game: int | None, base: str
 ) -> RoundAnalysisBlock | None:
@@ -532,11 +554,23 @@ def round_analysis_response(
         read = here.service.round_analysis(here.invite, round_number, game)
     except ServiceError as exc:
         return _refused(here, exc)
+    base = game_base(here.invite, game)
+    block = round_block(read, step, here.design, here.lang, base)
+    if block.verdict is not None:  # the position again, with the robot's play marked
+        try:
+            replay = here.service.round_replay(here.invite, round_number, game)
+            model = replay_page(replay, step, here.design, here.lang, base)
+        except ServiceError:
+            model = None
+        if model is not None:
+            block = replace(block, position=_position(model, block, here.design, here.lang))
     body = render_page(
         "_analysis.html",
         here.lang,
         here.limits,
-        a=round_block(read, step, here.design, here.lang, game_base(here.invite, game)),
+        a=block,
+        design=here.design,
+        notation=NOTATION.__getitem__,
     )
     return html_response(body)
 

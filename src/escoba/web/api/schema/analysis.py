@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import (
     Field,
 )
+from pydantic.json_schema import SkipJsonSchema
 
 from escoba.web.api.schema.views import ClaimOut, Out, PlayOut
 
@@ -43,6 +44,84 @@ class HindsightOut(Out):
     cost: float
 
 
+LineName = Literal[
+    "escobas", "cards", "diamonds", "sevens", "setenta", "seven_of_diamonds", "leftover"
+]
+ReasonCode = Literal[
+    "analysis_reason_sweep",
+    "analysis_reason_missed_escoba",
+    "analysis_reason_claim_left",
+    "analysis_reason_cards",
+    "analysis_reason_diamonds",
+    "analysis_reason_sevens",
+    "analysis_reason_left_card",
+    "analysis_reason_missed_card",
+    "analysis_reason_leftover",
+    "analysis_reason_line",
+]
+
+
+class LineOut(Out):
+    """One scoring line of a step: `leftover` is what the table left at the
+    end of the round (ÚLTIMAS) changed, the other lines are counted without
+    it, so a side's lines add up to its expected points."""
+
+    line: LineName = Field(description="`sevens`, or `setenta` under la setenta.")
+    played: list[float] = Field(
+        description="Each side's expected points on this line after the play made."
+    )
+    best: list[float] = Field(
+        description="Each side's expected points on this line after the best play."
+    )
+    cost: float = Field(
+        description="The line's share of the step's `cost` (the best's margin on it less the "
+        "play's): the lines' costs add up to the step's cost."
+    )
+
+
+class ReasonValuesOut(Out):
+    """A reason's values, as its words' code names them: only those the
+    code uses are present."""
+
+    sum: int | SkipJsonSchema[None] = Field(
+        default=None, description="What the table left adds up to."
+    )
+    value: int | SkipJsonSchema[None] = Field(
+        default=None, description="The one card value that sweeps that table."
+    )
+    percent: int | SkipJsonSchema[None] = Field(
+        default=None, description="The chance the next player held one, in whole percent."
+    )
+    seat: int | SkipJsonSchema[None] = Field(
+        default=None, description="The seat it is about: who sweeps, claims or gets the leftover."
+    )
+    card: str | SkipJsonSchema[None] = Field(
+        default=None, description="A card, in RULES.md's notation («7D»)."
+    )
+    took: int | SkipJsonSchema[None] = Field(
+        default=None, description="How many (cards, diamonds, sevens) the play made took."
+    )
+    could: int | SkipJsonSchema[None] = Field(
+        default=None, description="How many the best play took."
+    )
+    of_line: LineName | SkipJsonSchema[None] = Field(
+        default=None, description="The scoring line told by its cost alone."
+    )
+    cost: float | SkipJsonSchema[None] = Field(
+        default=None, description="That line's cost, in round points."
+    )
+
+
+class ReasonOut(Out):
+    """Why the play cost: a code of the words' catalog (`escoba.words`, in
+    es, pt_BR and en on the pages) with its values, on the scoring line
+    whose cost it explains."""
+
+    code: ReasonCode
+    line: LineName
+    values: ReasonValuesOut
+
+
 class StepAnalysisOut(Out):
     """One play or claim weighed from what its seat could see then. Values
     are expected *margins* in round points (the side's points less the
@@ -70,6 +149,14 @@ class StepAnalysisOut(Out):
     mark: Mark | None
     candidates: list[CandidateOut] = Field(description="Every legal action, the best first.")
     hindsight: HindsightOut | None
+    lines: list[LineOut] = Field(
+        description="The figures by scoring line; empty for an analysis made before the "
+        "server split them."
+    )
+    reasons: list[ReasonOut] = Field(
+        description="Why the play cost, its costliest lines first: at least one whenever "
+        "`given_away` is above 0 (none in an analysis made before the server said why)."
+    )
 
 
 class MarkCountsOut(Out):
