@@ -59,6 +59,7 @@ from escoba.web.api.schema.commands import (
     RobotKey,
     RulesIn,
     StrictIn,
+    TransferIn,
     VersionIn,
 )
 from escoba.web.api.schema.errors import (
@@ -170,6 +171,7 @@ __all__ = [
     "TableOut",
     "TableTakeOut",
     "ThresholdsOut",
+    "TransferIn",
     "TransferOut",
     "VersionIn",
     "ViewOut",
