@@ -35,10 +35,6 @@ NOT_THE_APIS: dict[tuple[str, int], str] = {
     ("too_many_streams", 429): "the live stream's (/t/{invite}/events), not the API's",
     ("nothing_to_transfer", 409): "Mis mesas' «Seguir en otro dispositivo» (a page's)",
     ("no_such_device", 404): "revoking a device: the table page's",
-    ("transfer_malformed", 422): "redeeming a code: /seguir, a page",
-    ("transfer_unknown", 404): "redeeming a code: /seguir, a page",
-    ("transfer_used", 409): "redeeming a code: /seguir, a page",
-    ("transfer_expired", 409): "redeeming a code: /seguir, a page",
     ("no_step", 404): "a round's replay: /t/{invite}/ronda/{n}?paso=k, a page",
 }
 #: POST operations that take no body (the seat is the bearer token's).

@@ -97,7 +97,7 @@ def test_skeletons_come_from_unicode_confusables() -> None:
 def test_lookalike_names() -> None:
     for name in LOOKALIKES_OF_ANA:
         assert look_alike(name, "Ana"), repr(name)
-    for name in ("Anabel", "Ana María", "Aña", "Eva", "Dani"):
+    for name in ("Anabel", "Ana María", "Eva", "Dani"):
         assert not look_alike(name, "Ana"), name
 
 
@@ -443,8 +443,9 @@ def test_lookalikes_across_scripts_and_normal_forms() -> None:
     # Unicode's data says these read apart, and so they do on the page (no
     # italics there): Cyrillic н draws a small capital H (confusables.txt:
     # н → ʜ) and п a pi, so «Ана» (how Serbian writes Ana) and «Апа» are
-    # not «Ana»; nor is a name with an accent more («Ána»).
-    for name in ("\u0410\u043d\u0430", "\u0410\u043f\u0430", "\u00c1na", "Anna"):
+    # not «Ana». (A name with an accent more, «Ána», reads as «Ana» at a
+    # glance: issue 37 refuses it too, tests/web/test_name_marks.py.)
+    for name in ("\u0410\u043d\u0430", "\u0410\u043f\u0430", "Anna"):
         assert not look_alike(name, "Ana"), repr(name)
 
 

@@ -309,7 +309,7 @@ def create_app(
             extra={"path": request.url.path, "code": exc.code, "status": exc.status},
         )
         if request.url.path.startswith("/api/"):
-            return api.refusal(exc.status, exc.code, exc.message)
+            return api.service_refusal(request, exc)
         return routes.refusal(request, exc)
 
     @app.exception_handler(OperationalError)

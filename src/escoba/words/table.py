@@ -103,6 +103,16 @@ TABLE: Final = {
     "transfer_unknown": sentence("Ese código no existe: revisa que esté bien escrito."),
     "transfer_used": sentence("Ese código ya se usó: pide uno nuevo en el otro dispositivo."),
     "transfer_expired": sentence("Ese código venció: pide uno nuevo en el otro dispositivo."),
+    "transfer_list": sentence(
+        "Ese código pasa todas las mesas de un dispositivo y solo se abre en un navegador: "
+        "para un token, pide el código de una sola mesa (en la mesa, «Seguir en otro "
+        "dispositivo»)."
+    ),
+    "token_retired": sentence(
+        "Ese token ya no abre el lugar: viajó en uno de los enlaces retirados o un código lo "
+        "reemplazó. Para tener uno nuevo, toca «Seguir en otro dispositivo» en el navegador "
+        "que tiene el lugar y canjea el código en POST /api/transfer."
+    ),
     "nothing_to_transfer": sentence("Este dispositivo no tiene mesas para pasar."),
     "no_such_device": sentence("Ese dispositivo ya no tiene este lugar."),
     # -- Time on the table (web/table/timekeeping.py): %(left)s is «dentro de 8 h»,

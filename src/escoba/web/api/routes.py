@@ -44,11 +44,12 @@ from escoba.web.api.schema import (
     RobotIn,
     SeatOut,
     TableOut,
+    TransferIn,
     TransferOut,
     VersionIn,
     refusals,
 )
-from escoba.web.base.errors import Conflict, Forbidden
+from escoba.web.base.errors import Conflict, Forbidden, ServiceError
 from escoba.web.frame.deps import AppContext, bearer_token, public_base_url
 from escoba.web.table.analyses import AnalysisRead
 from escoba.web.table.lobby import Joined
@@ -111,6 +112,19 @@ def refusal(
         status_code=status_code,
         headers={**(headers or {}), **NO_STORE},
     )
+
+
+def service_refusal(request: Request, exc: ServiceError) -> JSONResponse:
+    """A refused command in the API's shape. A token refused as holding no
+    seat that is a retired one (it travelled in the old continue links, or a
+    transfer code replaced it) is a 401 that says how to get a new one."""
+    if exc.status == 403:
+        token = bearer_token(request)
+        ctx: AppContext = request.app.state.ctx
+        if token is not None and ctx.service.token_retired(token):
+            challenge = {"WWW-Authenticate": 'Bearer error="invalid_token"'}
+            return refusal(401, "token_retired", say("token_retired", API_LANG), challenge)
+    return refusal(exc.status, exc.code, exc.message)
 
 
 def validation_refusal(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -415,6 +429,22 @@ async def transfer(
         "expires_at": code.expires_at.isoformat().replace("+00:00", "Z"),
     }
     return _json(data, status.HTTP_201_CREATED)
+
+
+@router.post(
+    "/transfer",
+    status_code=status.HTTP_201_CREATED,
+    response_model=SeatOut,
+    responses=refusals(*ANY, *BODY, 409),
+)
+async def redeem_transfer(body: TransferIn, service: ServiceDep, request: Request) -> Response:
+    """A new token for a seat: redeem a «Seguir en otro dispositivo» code of
+    one seat (made by a browser that holds it, or by this API). The seat's
+    token is replaced: the old one is refused from now on (`token_retired`),
+    and the browsers that hold the seat keep it. The way to a token again
+    when yours was retired or lost; tries are counted per IP, as at
+    `/seguir`."""
+    return _seat_response(request, service, service.token_for_code(body.code))
 
 
 @router.get("/tables/{invite}/chat", responses=refusals(*ANY, 403))

@@ -322,3 +322,18 @@ class SeatCoachRow(Base):
         ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
     )
     since: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class RetiredTokenRow(Base):
+    """A seat token the server no longer takes as a bearer token (its hash):
+    every token that could have travelled in the retired
+    `/t/{invite}/continue/{token}` links (migration 0013), and a token a
+    transfer code replaced through the API. The API names it (`token_retired`)
+    instead of «not seated»; an old per-table cookie (`seat_<invite>`), which
+    the server signed, still moves its browser onto the seat."""
+
+    __tablename__ = "retired_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    retired_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -82,8 +82,9 @@ JOIN_PATHS = (
     re.compile(r"^/t/[^/]+/join/?$"),
 )
 TABLE_PATH = re.compile(r"^/(?:api/tables|t)/([^/]+)/")
-#: where a «Seguir en otro dispositivo» code is tried: counted per IP, right or wrong
-TRANSFER_PATH = re.compile(r"^/seguir/?$")
+#: where a «Seguir en otro dispositivo» code is tried (in a browser, or for a
+#: token through the API): counted per IP, right or wrong
+TRANSFER_PATH = re.compile(r"^/(?:seguir|api/transfer)/?$")
 
 #: Which limit was passed → the words (escoba.words) of the refusal.
 RATE_WORDS = {

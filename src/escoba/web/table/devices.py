@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 
 from escoba.web.base.clock import Clock
 from escoba.web.base.db import Database
-from escoba.web.base.models import DeviceRow, DeviceSeatRow, SeatRow, TableRow
+from escoba.web.base.models import DeviceRow, DeviceSeatRow, RetiredTokenRow, SeatRow, TableRow
 from escoba.web.table.store import HeldSeat, hash_token, is_invite, new_token
 
 log = logging.getLogger("escoba.devices")
@@ -42,6 +42,7 @@ _D = cast(Table, DeviceRow.__table__)
 _DS = cast(Table, DeviceSeatRow.__table__)
 _S = cast(Table, SeatRow.__table__)
 _T = cast(Table, TableRow.__table__)
+_RT = cast(Table, RetiredTokenRow.__table__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,19 +160,32 @@ class Devices:
     # ------------------------------------------------------------------
     # Seats
 
-    def hold(self, device_id: int, invite: str, token: str, sat: bool = False) -> bool:
+    def hold(
+        self, device_id: int, invite: str, token: str, sat: bool = False, signed: bool = False
+    ) -> bool:
         """Let this device hold the seat `token` opens at table `invite`
         (again, if it already does); False if no such seat. `sat`: its
         person has just taken the seat (made the table, sat down, opened its
         link), so the device remembers the seat's name for the next table's
-        «Tu nombre»."""
+        «Tu nombre». `signed`: the token comes from a cookie the server
+        signed for this browser (`seat_<invite>`), so a retired token
+        (`retired_tokens`: it travelled in a link once) still names its
+        seat here, though the API refuses it."""
         now = self.clock.now()
+        digest = hash_token(token)
         with self.db.write() as conn:
             seat = conn.execute(
                 select(_S.c.id, _S.c.name)
                 .join(_T, _T.c.id == _S.c.table_id)
-                .where(_T.c.invite == invite, _S.c.token_hash == hash_token(token))
+                .where(_T.c.invite == invite, _S.c.token_hash == digest)
             ).first()
+            if seat is None and signed:
+                seat = conn.execute(
+                    select(_S.c.id, _S.c.name)
+                    .join(_T, _T.c.id == _S.c.table_id)
+                    .join(_RT, _RT.c.seat_id == _S.c.id)
+                    .where(_T.c.invite == invite, _RT.c.token_hash == digest)
+                ).first()
             if seat is None:
                 return False
             new = _hold(conn, device_id, seat.id, now)
@@ -222,7 +236,7 @@ class Devices:
             invite = name[len(LEGACY_PREFIX) :]
             token = legacy_token(self.signer, cookies[name], invite)
             if token is not None and is_invite(invite):
-                self.hold(device_id, invite, token)
+                self.hold(device_id, invite, token, signed=True)
         return names
 
 

@@ -222,11 +222,31 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+_BARE_DROPS: Final = frozenset({"Mn", "Me"})
+
+
+def _bare(key: str) -> str:
+    """A compared form without its accents and punctuation: decomposed, with
+    no marks drawn on a letter (Mn, Me: accents, rings, tildes; the spacing
+    ones, Mc, take room of their own and stay), no punctuation and no
+    spaces. «Aná», «Åna» and «Ana.» read as «Ana» at a glance; «Anabel»,
+    «Josep» and «Ana 🌙» keep what sets them apart."""
+    return "".join(
+        ch
+        for ch in unicodedata.normalize("NFD", key)
+        if unicodedata.category(ch) not in _BARE_DROPS and unicodedata.category(ch)[0] not in "PZ"
+    )
+
+
 def _keys(text: str) -> frozenset[str]:
     """The forms two names are compared in. Skeletons keep case (an «I»
     reads as an «l»), but «ANA» beside «Ana» is the same name too: so the
-    skeleton folded, and the skeleton of the folded text."""
-    return frozenset({_fold(skeleton(text)), skeleton(_fold(text))})
+    skeleton folded, and the skeleton of the folded text; and each of them
+    bare, without accents, rings or punctuation («Aná», «Åna», «Ana.»),
+    when something is left of it (a name of symbols alone keeps its own)."""
+    keys = {_fold(skeleton(text)), skeleton(_fold(text))}
+    keys |= {bare for bare in map(_bare, keys) if bare}
+    return frozenset(keys)
 
 
 def look_alike(a: str, b: str) -> bool:

@@ -11,6 +11,13 @@ moment, one wins and the other is refused; tries are rate-limited per IP at
 the door (web/frame/security.py). The device that redeems gains the seats; the
 device that made the code keeps them (each seat lists its devices and may
 revoke one: web/table/seat_devices.py).
+
+The JSON API redeems a seat's code for a new bearer token
+(`token_for_code`): the seat's token is replaced (the old one is retired,
+`retired_tokens`, and refused by name), the browsers that hold the seat keep
+it. It is how an API client gets a token again: after migration 0013 gave
+every seat whose token had travelled in the retired continue links a new
+one, or when its token is lost or leaked.
 """
 
 from __future__ import annotations
@@ -24,10 +31,17 @@ from typing import Final, cast
 from sqlalchemy import Connection, Table, delete, func, insert, select, update
 
 from escoba.web.base.errors import Conflict, Forbidden, Invalid, NotFound
-from escoba.web.base.models import DeviceSeatRow, SeatRow, TableRow, TransferCodeRow
+from escoba.web.base.models import (
+    DeviceSeatRow,
+    RetiredTokenRow,
+    SeatRow,
+    TableRow,
+    TransferCodeRow,
+)
 from escoba.web.table.command_path import CommandPath
 from escoba.web.table.devices import hold_seat_id, insert_device, name_if_unnamed
-from escoba.web.table.store import Credential, find_seat, hash_token
+from escoba.web.table.lobby import Joined
+from escoba.web.table.store import Credential, TableTx, find_seat, hash_token, new_token
 
 ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH: Final = 10
@@ -39,6 +53,7 @@ _TC = cast(Table, TransferCodeRow.__table__)
 _DS = cast(Table, DeviceSeatRow.__table__)
 _S = cast(Table, SeatRow.__table__)
 _T = cast(Table, TableRow.__table__)
+_RT = cast(Table, RetiredTokenRow.__table__)
 _SEPARATORS = re.compile(r"[\s\-_.·]+")
 
 
@@ -168,6 +183,65 @@ class Transfers(CommandPath):
             )
             invites = tuple(row.invite for row in tables)
         return Redeemed(device_id, new_secret, invites, taken.seat_id is None)
+
+    def token_for_code(self, text: str) -> Joined:
+        """A new bearer token for the seat a code names (the JSON API's way
+        to a token it lost, or that was retired): the code is used, the
+        seat's token replaced and the old one retired, in one command on its
+        table (a new version: every process's copy of the seats is renewed).
+        Refused, changing nothing, when the code is malformed, unknown, used,
+        expired, or names a device's whole list (those open in a browser)."""
+        raw = parse_code(text)
+        if raw is None:
+            raise Invalid("transfer_malformed")
+        digest = hash_token(raw)
+        with self.db.snapshot() as conn:
+            found = conn.execute(
+                select(_TC.c.seat_id, _T.c.invite)
+                .select_from(
+                    _TC.outerjoin(_S, _S.c.id == _TC.c.seat_id).outerjoin(
+                        _T, _T.c.id == _S.c.table_id
+                    )
+                )
+                .where(_TC.c.code_hash == digest)
+            ).first()
+        if found is None:
+            raise NotFound("transfer_unknown")
+        if found.seat_id is None or found.invite is None:
+            raise Conflict("transfer_list")
+        token = new_token()
+        positions: list[int] = []
+
+        def command(tx: TableTx) -> None:
+            now = self.clock.now()
+            taken = tx.conn.execute(
+                update(_TC)
+                .where(_TC.c.code_hash == digest, _TC.c.used_at.is_(None), _TC.c.expires_at > now)
+                .values(used_at=now)
+                .returning(_TC.c.seat_id)
+            ).first()
+            if taken is None:
+                raise _why_not(tx.conn, digest)
+            seat = next((s for s in tx.table.seats if s.id == taken.seat_id), None)
+            if seat is None:  # (the code's seat is at this table: read above)
+                raise NotFound("transfer_unknown")
+            if seat.token_hash is not None:
+                tx.conn.execute(
+                    insert(_RT).values(token_hash=seat.token_hash, seat_id=seat.id, retired_at=now)
+                )
+            seat.token_hash = hash_token(token)
+            positions.append(seat.position)
+
+        self._command(found.invite, None, None, command, game_action=False)
+        return Joined(invite=found.invite, token=token, position=positions[0])
+
+    def token_retired(self, token: str | None) -> bool:
+        """Whether `token` is a seat's retired token (refused by name)."""
+        if not token or len(token) > 128:
+            return False
+        with self.db.snapshot() as conn:
+            found = conn.scalar(select(_RT.c.seat_id).where(_RT.c.token_hash == hash_token(token)))
+        return found is not None
 
 
 def _why_not(conn: Connection, digest: str) -> Exception:

@@ -62,6 +62,7 @@ from escoba.web.api.schema.commands import (
     RobotKey,
     RulesIn,
     StrictIn,
+    TransferIn,
     VersionIn,
 )
 from escoba.web.api.schema.errors import (
@@ -176,6 +177,7 @@ __all__ = [
     "TableOut",
     "TableTakeOut",
     "ThresholdsOut",
+    "TransferIn",
     "TransferOut",
     "VersionIn",
     "ViewOut",

@@ -160,6 +160,14 @@ class ChatIn(StrictIn):
     )
 
 
+class TransferIn(StrictIn):
+    code: str = Field(
+        max_length=64,
+        description="A «Seguir en otro dispositivo» code of one seat, as shown "
+        "(`XXXXX-XXXXX`; any case, with or without its dash).",
+    )
+
+
 NoticeKindName = Literal["turn", "round", "end", "absence", "warning", "expiry", "chat"]
 
 

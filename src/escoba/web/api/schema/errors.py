@@ -54,12 +54,30 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     ErrorCode("no_round", 404, "The game has no finished round of that number."),
     ErrorCode("no_such_game", 404, "The table played no game of that number."),
     ErrorCode("email_unavailable", 404, "This server sends no e-mail (it has no SMTP settings)."),
+    ErrorCode(
+        "token_retired",
+        401,
+        "Your token was retired: it travelled in the old `/t/{invite}/continue/{token}` "
+        "links (every seat made before they were retired got a new one), or a transfer "
+        "code replaced it. Redeem a code of the seat at `POST /api/transfer` for a new one.",
+    ),
     ErrorCode("not_seated", 403, "Your token holds no seat at this table (reads included)."),
     ErrorCode("not_creator", 403, "Only the table's creator may do that."),
     ErrorCode("not_playing", 403, "Your seat plays no part in this game."),
     ErrorCode("spectator", 403, "Only seated players write in the chat."),
     ErrorCode(
         "self_absence", 403, "You are the player on turn: play instead of ending for absence."
+    ),
+    # transfer codes redeemed for a token (`POST /api/transfer`)
+    ErrorCode("transfer_malformed", 422, "That is no code: 10 letters and digits."),
+    ErrorCode("transfer_unknown", 404, "No code is that one."),
+    ErrorCode("transfer_used", 409, "The code was used already: make a new one."),
+    ErrorCode("transfer_expired", 409, "The code expired: make a new one."),
+    ErrorCode(
+        "transfer_list",
+        409,
+        "The code gives a device's whole list of tables, which opens in a browser only: "
+        "make a code of one seat (its table's «Seguir en otro dispositivo»).",
     ),
     # the table
     ErrorCode("stale", 409, "The table moved on since the version you named: read it again."),
@@ -184,7 +202,10 @@ ERROR_MODELS: dict[int, type[ErrorOut]] = {
 
 
 def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The `responses=` of a route: the refusals it can answer with."""
+    """The `responses=` of a route: the refusals it can answer with. Where a
+    token may be refused (403), a retired one is a 401 (`token_retired`)."""
+    if 403 in statuses:
+        statuses = (*statuses, 401)
     return {
         status: {"model": ERROR_MODELS[status], "description": HTTPStatus(status).phrase}
         for status in sorted(statuses)
