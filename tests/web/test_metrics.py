@@ -5,30 +5,37 @@ analyses' queue, notices, database errors."""
 from __future__ import annotations
 
 import contextlib
+import os
 import random
+import shutil
+import subprocess
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
+from pathlib import Path
 from typing import cast
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
 from pydantic import ValidationError
 from sqlalchemy import Table, insert, select, text
 
 from escoba.web.app import create_app
+from escoba.web.base import metrics
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.db import Database
 from escoba.web.base.metrics_access import MetricsAccess
 from escoba.web.base.models import RoundAnalysisRow, TableRow
 from escoba.web.base.settings import Settings
+from escoba.web.cli import MULTIPROC_ENV, metrics_dir
 from escoba.web.table.notice import Notice
 
 from .conftest import first_legal
 from .helpers import create, service_of
 from .recording import Recorder
-from .servers import in_thread, wait_until
+from .servers import Server, free_port, in_thread, wait_until
 
 LOCAL = ("127.0.0.1", 50000)
 
@@ -314,3 +321,132 @@ def test_open_streams_and_the_robots_work_are_measured(metered_server: str) -> N
             assert sample(after, name) >= sample(before, name) + 1, name
         played = {"kind": "robot_play", "outcome": "ok"}
         assert sample(after, "escoba_commands_total", **played) >= 1
+
+
+def test_the_live_bus_state_and_its_resyncs_are_reported(metered: TestClient) -> None:
+    hub = metered.app.state.ctx.hub  # type: ignore[attr-defined]
+    backend = hub.backend
+    assert backend != "local"  # a file database: the SQLite watcher (or PostgreSQL's LISTEN)
+    assert wait_until(lambda: sample(scrape(metered), "escoba_bus_up", backend=backend) == 1, 10), (
+        "the listening bus is not reported up"
+    )
+    before = sample(scrape(metered), "escoba_bus_resyncs_total", backend=backend)
+    metrics.bus_resynced(backend)
+    assert sample(scrape(metered), "escoba_bus_resyncs_total", backend=backend) == before + 1
+    hub.stop()  # the listener gone: the bus is down
+    assert sample(scrape(metered), "escoba_bus_up", backend=backend) == 0
+
+
+# ----------------------------------------------------------------------
+# Several processes: `escoba serve --workers 2`
+
+
+@contextlib.contextmanager
+def own_redis() -> Iterator[str]:
+    """A Redis server of the test's own, on a free port, nothing kept on disk."""
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(binary).exists():
+        pytest.skip("redis-server is not installed")
+    port = free_port()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        import redis
+
+        client = redis.Redis(port=port, socket_timeout=1)
+
+        def answers() -> bool:
+            try:
+                return bool(client.ping())
+            except redis.RedisError:
+                return False
+
+        assert wait_until(answers, 10), "redis-server did not start"
+        client.close()
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _commands_of(path: Path) -> float:
+    """The `escoba_commands_total` one process wrote in its file."""
+    return sum(
+        s.value
+        for family in MultiProcessCollector.merge([str(path)])
+        for s in family.samples
+        if s.name == "escoba_commands_total"
+    )
+
+
+def test_with_several_processes_a_scrape_sums_them_all(tmp_path: Path) -> None:
+    values = tmp_path / "metrics"
+    values.mkdir()
+    (values / "counter_999999.db").write_bytes(b"an earlier run's values")
+    with own_redis() as redis_url:
+        server = Server(
+            f"sqlite:///{tmp_path / 'escoba.db'}",
+            env={
+                "ESCOBA_REDIS_URL": redis_url,
+                "ESCOBA_METRICS": "127.0.0.1/32",
+                "ESCOBA_CHAT_BURST": "1000",
+                "PROMETHEUS_MULTIPROC_DIR": str(values),
+            },
+            serve=True,
+            workers=2,
+        )
+        # (two processes starting on a busy machine may take a while)
+        with contextlib.ExitStack() as stack:
+            stack.callback(server.stop)
+            server.start(tmp_path, wait=180)
+            # the earlier run's file was emptied out at start
+            assert not (values / "counter_999999.db").exists()
+            # each request on a connection of its own: the kernel hands them
+            # to either process
+            fresh = httpx.Limits(max_keepalive_connections=0)
+            with httpx.Client(base_url=server.base, timeout=10, limits=fresh) as client:
+                r = client.post("/api/tables", json={"name": "Ana", "target": 21})
+                assert r.status_code == 201, r.text
+                invite, token = r.json()["invite"], r.json()["token"]
+                auth = {"Authorization": f"Bearer {token}"}
+                said = 0
+
+                def both_counted() -> bool:
+                    files = values.glob("counter_*.db")
+                    return sum(1 for f in files if _commands_of(f) > 0) >= 2
+
+                while said < 200 and not (said >= 2 and both_counted()):
+                    r = client.post(
+                        f"/api/tables/{invite}/chat", json={"text": f"hola {said}"}, headers=auth
+                    )
+                    assert r.status_code == 201, r.text
+                    said += 1
+                assert both_counted(), "one process took every command"
+                page = scrape(client)
+                assert sample(page, "escoba_commands_total", kind="chat", outcome="ok") == said
+                assert sample(page, "escoba_command_seconds_count", kind="chat") == said
+                per_process = [_commands_of(f) for f in values.glob("counter_*.db")]
+                assert sum(per_process) == sample(page, "escoba_commands_total")
+
+
+def test_escoba_serve_gives_each_run_a_multiprocess_directory_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(MULTIPROC_ENV, raising=False)
+    assert metrics_dir(1) is None  # one process: no multiprocess mode
+    assert MULTIPROC_ENV not in os.environ
+    made = metrics_dir(2)
+    assert made is not None and made.is_dir() and not any(made.iterdir())
+    assert os.environ[MULTIPROC_ENV] == str(made)  # what the workers inherit
+    shutil.rmtree(made)
+    # one the operator names is used, emptied of an earlier run's values, and kept
+    given = tmp_path / "values"
+    given.mkdir()
+    (given / "counter_123.db").write_bytes(b"old")
+    (given / "notes.txt").write_text("not ours")
+    monkeypatch.setenv(MULTIPROC_ENV, str(given))
+    assert metrics_dir(1) is None
+    assert sorted(p.name for p in given.iterdir()) == ["notes.txt"]

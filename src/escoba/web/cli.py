@@ -15,6 +15,10 @@ from escoba.web.base.settings import Settings
 # On SIGTERM the live streams end at once (escoba.web.live.streams.close_on_exit_signals);
 # this bounds the wait for the rest, such as a client that stopped reading.
 GRACEFUL_SHUTDOWN_SECONDS = 5
+#: With several workers, how long uvicorn gives a new one to finish its
+#: start-up (the app, its robots' pool) before it kills it and tries again:
+#: uvicorn's 5 s is short on a busy machine, where workers then die in a loop.
+WORKER_START_SECONDS = 60
 #: Where prometheus_client's processes keep their values (`metrics_dir`).
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -71,6 +75,7 @@ def serve(
             log_config=log_config(settings.log_format, settings.log_level),
             http=HeadLimitsProtocol,
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+            timeout_worker_healthcheck=WORKER_START_SECONDS,
         )
     finally:
         if made is not None:
