@@ -430,6 +430,16 @@ def test_with_several_processes_a_scrape_sums_them_all(tmp_path: Path) -> None:
                 assert sample(page, "escoba_command_seconds_count", kind="chat") == said
                 per_process = [_commands_of(f) for f in values.glob("counter_*.db")]
                 assert sum(per_process) == sample(page, "escoba_commands_total")
+            workers = _pids(values, "counter_*.db")
+            assert workers <= _pids(values, "gauge_live*.db")
+            server.stop()
+        # the stopped processes' open streams and bus left the sums with them
+        assert not _pids(values, "gauge_live*.db") & workers
+
+
+def _pids(values: Path, pattern: str) -> set[int]:
+    """The processes that wrote files of `pattern` (`counter_<pid>.db`)."""
+    return {int(f.stem.rsplit("_", 1)[1]) for f in values.glob(pattern)}
 
 
 def test_escoba_serve_gives_each_run_a_multiprocess_directory_of_its_own(

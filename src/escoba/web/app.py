@@ -25,7 +25,7 @@ from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddle
 from escoba.web.api import docs as apidocs
 from escoba.web.api import game_routes as api_games
 from escoba.web.api import routes as api
-from escoba.web.base import assets
+from escoba.web.base import assets, metrics
 from escoba.web.base.clock import Clock, SystemClock
 from escoba.web.base.db import Database
 from escoba.web.base.errors import Busy, ServiceError
@@ -254,6 +254,7 @@ def create_app(
         broker.close()
         limiter.close()
         core.close()
+        metrics.process_stopped()
 
     app = FastAPI(
         title="Escoba",
