@@ -25,7 +25,7 @@ from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddle
 from escoba.web.api import docs as apidocs
 from escoba.web.api import game_routes as api_games
 from escoba.web.api import routes as api
-from escoba.web.base import assets
+from escoba.web.base import assets, metrics
 from escoba.web.base.clock import Clock, SystemClock
 from escoba.web.base.db import Database
 from escoba.web.base.errors import Busy, ServiceError
@@ -44,6 +44,7 @@ from escoba.web.html import (
 )
 from escoba.web.html.game_pages import router as games_router
 from escoba.web.html.lesson_routes import router as lesson_router
+from escoba.web.html.metrics_routes import router as metrics_router
 from escoba.web.html.rules_routes import router as rules_router
 from escoba.web.html.story_routes import router as story_router
 from escoba.web.live.bridges import Hub, make_bridge
@@ -253,6 +254,7 @@ def create_app(
         broker.close()
         limiter.close()
         core.close()
+        metrics.process_stopped()
 
     app = FastAPI(
         title="Escoba",
@@ -351,6 +353,7 @@ def create_app(
             return PlainTextResponse("Internal Server Error", status_code=500)
 
     app.include_router(ops.router)
+    app.include_router(metrics_router)
     app.include_router(api.router)
     app.include_router(api_games.router)
     app.include_router(email_routes.api_router)

@@ -3,6 +3,11 @@ operator commands. They speak English, like the rest of the command line."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
 import typer
 
 from escoba.web.base.settings import Settings
@@ -10,6 +15,12 @@ from escoba.web.base.settings import Settings
 # On SIGTERM the live streams end at once (escoba.web.live.streams.close_on_exit_signals);
 # this bounds the wait for the rest, such as a client that stopped reading.
 GRACEFUL_SHUTDOWN_SECONDS = 5
+#: With several workers, how long uvicorn gives a new one to finish its
+#: start-up (the app, its robots' pool) before it kills it and tries again:
+#: uvicorn's 5 s is short on a busy machine, where workers then die in a loop.
+WORKER_START_SECONDS = 60
+#: Where prometheus_client's processes keep their values (`metrics_dir`).
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 def serve(
@@ -27,14 +38,6 @@ def serve(
     request's head must arrive within ESCOBA_REQUEST_TIMEOUT_SECONDS and fit
     in ESCOBA_MAX_HEADER_BYTES (escoba.web.frame.protocol), and a stop (SIGTERM)
     takes at most a few seconds."""
-    import uvicorn
-    from sqlalchemy.engine import make_url
-
-    from escoba.web.base.assets import FrontEndMissing, require_front_end
-    from escoba.web.base.db import migrate
-    from escoba.web.base.logs import log_config
-    from escoba.web.frame.protocol import HeadLimitsProtocol
-
     settings = Settings()
     if workers > 1 and settings.live in ("local", "sqlite"):
         raise typer.BadParameter(
@@ -42,27 +45,58 @@ def serve(
             "so that live updates reach every process",
             param_hint="--workers",
         )
+    made = metrics_dir(workers)  # first: before anything imports prometheus_client
     try:
-        require_front_end()  # before anything: pages without htmx cannot play
-    except FrontEndMissing as exc:
-        typer.echo(f"escoba: not started: {exc}", err=True)
-        raise typer.Exit(1) from None
-    database = make_url(settings.sqlalchemy_url).render_as_string(hide_password=True)
-    typer.echo(f"escoba: applying migrations ({database})", err=True)
-    migrate(settings.sqlalchemy_url)
-    shown = f"[{host}]" if ":" in host else host  # an IPv6 address, as a URL writes it
-    typer.echo(f"escoba: serving on http://{shown}:{port}/ (Ctrl-C stops it)", err=True)
-    uvicorn.run(
-        "escoba.web.asgi:app",
-        host=host,
-        port=port,
-        workers=workers,
-        proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
-        log_config=log_config(settings.log_format, settings.log_level),
-        http=HeadLimitsProtocol,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
-    )
+        import uvicorn
+        from sqlalchemy.engine import make_url
+
+        from escoba.web.base.assets import FrontEndMissing, require_front_end
+        from escoba.web.base.db import migrate
+        from escoba.web.base.logs import log_config
+        from escoba.web.frame.protocol import HeadLimitsProtocol
+
+        try:
+            require_front_end()  # before anything: pages without htmx cannot play
+        except FrontEndMissing as exc:
+            typer.echo(f"escoba: not started: {exc}", err=True)
+            raise typer.Exit(1) from None
+        database = make_url(settings.sqlalchemy_url).render_as_string(hide_password=True)
+        typer.echo(f"escoba: applying migrations ({database})", err=True)
+        migrate(settings.sqlalchemy_url)
+        shown = f"[{host}]" if ":" in host else host  # an IPv6 address, as a URL writes it
+        typer.echo(f"escoba: serving on http://{shown}:{port}/ (Ctrl-C stops it)", err=True)
+        uvicorn.run(
+            "escoba.web.asgi:app",
+            host=host,
+            port=port,
+            workers=workers,
+            proxy_headers=True,
+            forwarded_allow_ips=forwarded_allow_ips,
+            log_config=log_config(settings.log_format, settings.log_level),
+            http=HeadLimitsProtocol,
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+            timeout_worker_healthcheck=WORKER_START_SECONDS,
+        )
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+
+
+def metrics_dir(workers: int) -> Path | None:
+    """prometheus_client's multiprocess mode (web/base/metrics.py), before
+    anything imports it: with several workers, or when the operator set
+    PROMETHEUS_MULTIPROC_DIR. That directory, or a new temporary one made
+    for this run (set in the environment the workers inherit, and removed
+    at the end: what this returns), is emptied of an earlier run's files."""
+    given = os.environ.get(MULTIPROC_ENV)
+    if workers <= 1 and not given:
+        return None
+    path = Path(given) if given else Path(tempfile.mkdtemp(prefix="escoba-metrics-"))
+    path.mkdir(parents=True, exist_ok=True)
+    for entry in path.glob("*.db"):
+        entry.unlink()
+    os.environ[MULTIPROC_ENV] = str(path)
+    return None if given else path
 
 
 def migrate_command() -> None:

@@ -25,6 +25,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
+from escoba.web.base import metrics
 from escoba.web.base.models import SecretRow
 
 log = logging.getLogger("escoba.db")
@@ -76,6 +77,13 @@ def _sqlite_engine(url: str, immediate: bool, synchronous: str = "FULL") -> Engi
     return engine
 
 
+def _count_error(context: Any) -> None:
+    """Every error the database or its driver raised, in the metrics (by
+    SQLAlchemy's class: OperationalError for a lost or busy database)."""
+    error = context.sqlalchemy_exception or context.original_exception
+    metrics.database_error(type(error).__name__)
+
+
 class Database:
     """`write()`: a command's transaction on a plain connection; `snapshot()`:
     a connection for the hot reads; `read()`: an ORM session for the rare ones
@@ -112,6 +120,8 @@ class Database:
         self._checkpoints: threading.Thread | None = None
         self._stop = threading.Event()
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
+        for engine in (self.write_engine, self.read_engine):
+            event.listen(engine, "handle_error", _count_error)
 
     @contextmanager
     def write(self) -> Iterator[Connection]:

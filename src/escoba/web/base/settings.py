@@ -9,6 +9,8 @@ from email.utils import parseaddr
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from escoba.web.base.metrics_access import MetricsAccess
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ESCOBA_", extra="ignore")
@@ -82,6 +84,11 @@ class Settings(BaseSettings):
         description="How live updates cross processes: auto, local, sqlite, postgres or redis.",
     )
     redis_url: str = Field(default="", description="Redis URL (live_backend=redis).")
+    metrics: str = Field(
+        default="off",
+        description="Who may read /metrics: off, client networks (127.0.0.1/32,10.0.0.0/8) "
+        "or token:SECRET (a bearer token).",
+    )
     rate_limits: bool = Field(default=True, description="Refuse floods with 429.")
     rate_window_seconds: int = Field(default=60, description="The window rate limits count in.")
     rate_join_per_ip: int = Field(default=30, description="Tables made or joined per IP.")
@@ -212,6 +219,12 @@ class Settings(BaseSettings):
         if self.smtp_port is not None:
             return self.smtp_port
         return {"tls": 465, "none": 25}.get(self.smtp_security, 587)
+
+    @field_validator("metrics")
+    @classmethod
+    def _metrics_access(cls, value: str) -> str:
+        MetricsAccess(value)
+        return value
 
     @field_validator("notice_warnings")
     @classmethod

@@ -12,6 +12,8 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
+from escoba.web.base import metrics
+
 log = logging.getLogger("escoba.live")
 
 CHANNEL = "escoba_live"
@@ -31,6 +33,25 @@ def decode_news(payload: str) -> tuple[int, int, str] | None:
         return None
 
 
+class _Connected(threading.Event):
+    """A listener's «connected» flag that tells the metrics of each change
+    (`escoba_bus_up`: web/base/metrics.py)."""
+
+    def __init__(self, backend: Callable[[], str]) -> None:
+        super().__init__()
+        self._backend = backend
+
+    def set(self) -> None:
+        super().set()
+        metrics.bus_state(self._backend(), True)
+
+    def clear(self) -> None:
+        was = self.is_set()
+        super().clear()
+        if was:
+            metrics.bus_state(self._backend(), False)
+
+
 class ListenerThread(ABC):
     """A daemon thread that keeps a subscription open, reconnecting with a
     growing pause after a failure."""
@@ -41,10 +62,12 @@ class ListenerThread(ABC):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._receive: Callable[[int, int], None] = lambda table_id, version: None
-        self.connected = threading.Event()
+        # set by each bridge's `_listen` once it listens, cleared when it stops
+        self.connected: threading.Event = _Connected(lambda: getattr(self, "name", name))
 
     def start(self, receive: Callable[[int, int], None]) -> None:
         self._receive = receive
+        metrics.bus_state(getattr(self, "name", self._name), False)  # until it listens
         self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
         self._thread.start()
 

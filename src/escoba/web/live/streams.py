@@ -24,6 +24,8 @@ from typing import Any
 
 from starlette.responses import Response
 
+from escoba.web.base import metrics
+
 log = logging.getLogger("escoba.live")
 
 PING_TICKS = 5  # the pinger looks for quiet streams this often per ping period
@@ -275,9 +277,11 @@ class EventStream(Response, ABC):
         self.gzip = gzip
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        metrics.stream_opened()
         try:
             await self._stream(scope, receive, send)
         finally:
+            metrics.stream_closed()
             if self.client is not None:
                 self.broker.release(self.client)
 

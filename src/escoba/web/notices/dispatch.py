@@ -38,6 +38,7 @@ from typing import cast
 from sqlalchemy import Table, bindparam, select
 
 from escoba.engine import GameState, Phase
+from escoba.web.base import metrics
 from escoba.web.base.models import SeatNoticeRow
 from escoba.web.table.command_path import AfterOnly, Change, Commit
 from escoba.web.table.notice import Channel, Notice, NoticeKind, parse_kinds
@@ -293,6 +294,9 @@ class Dispatcher(AfterOnly):
             try:
                 channel.deliver(kept)
             except Exception:
+                metrics.notices_handed(channel.name, len(kept), ok=False)
                 log.exception("notice channel failed", extra={"channel": channel.name})
+            else:
+                metrics.notices_handed(channel.name, len(kept), ok=True)
         log.info("notices", extra={"count": len(kept)})
         return kept

@@ -41,7 +41,7 @@ from datetime import timedelta
 from typing import Any, Final, cast
 
 from anyio import to_thread
-from sqlalchemy import Table, delete, insert, select, update
+from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from escoba.analysis import (
@@ -127,6 +127,18 @@ class Analyses(GameHistory):
                     .order_by(_A.c.id)
                 )
             )
+
+    def analysis_backlog(self) -> tuple[int, float | None]:
+        """The rounds waiting for their analysis or being analysed, and the
+        age in seconds of the oldest of them (None: none), in one query (the
+        metrics, read when scraped)."""
+        with self.db.snapshot() as conn:
+            count, oldest = conn.execute(
+                select(func.count(), func.min(_A.c.created_at)).where(_A.c.status != "done")
+            ).one()
+        if oldest is None:
+            return int(count), None
+        return int(count), (self.clock.now() - oldest).total_seconds()
 
     def claim_analysis(self, analysis_id: int) -> AnalysisJob | None:
         """Take the row to run it (None: another process has it, or it is

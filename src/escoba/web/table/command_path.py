@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,9 +30,10 @@ from sqlalchemy.exc import OperationalError
 
 from escoba.engine import Action, Card, GameState, Phase, View, shuffled_deck
 from escoba.engine.serialize import live_state_to_dict, rounds_to_list
+from escoba.web.base import metrics
 from escoba.web.base.clock import Clock
 from escoba.web.base.db import Database
-from escoba.web.base.errors import Busy, Conflict, Forbidden, NotFound
+from escoba.web.base.errors import Busy, Conflict, Forbidden, NotFound, ServiceError
 from escoba.web.base.models import ActionLogRow
 from escoba.web.base.settings import Settings
 from escoba.web.table.pages import TableStatus
@@ -185,6 +187,32 @@ class CommandPath:
         bump_version: bool = True,
         done: AlreadyDone | None = None,
     ) -> Outcome:
+        """`_run_command`, counted in the metrics (web/base/metrics.py): by
+        kind (the service's method that made `command`) and outcome."""
+        started = time.perf_counter()
+        outcome = "error"
+        try:
+            result = self._run_command(
+                invite, token, version, command, game_action, bump_version, done
+            )
+            outcome = "ok"
+            return result
+        except ServiceError as err:
+            outcome = err.code
+            raise
+        finally:
+            metrics.command_done(command_kind(command), outcome, time.perf_counter() - started)
+
+    def _run_command(
+        self,
+        invite: str,
+        token: Credential,
+        version: int | None,
+        command: Callable[[TableTx], None],
+        game_action: bool = True,
+        bump_version: bool = True,
+        done: AlreadyDone | None = None,
+    ) -> Outcome:
         """Run `command` on the locked table. `game_action`: it counts as play
         for expiry; `bump_version`: it changes what a command is made on (a
         chat line does not, so it never makes a player's move stale); `done`:
@@ -323,6 +351,13 @@ class CommandPath:
 
 
 _LOG = cast(Table, ActionLogRow.__table__)
+
+
+def command_kind(command: Callable[..., object]) -> str:
+    """The service's method that made `command` (`Play.act.<locals>.command`:
+    «act»), or the function itself when it is no closure."""
+    name = getattr(command, "__qualname__", "") or "command"
+    return name.split(".<locals>", 1)[0].rsplit(".", 1)[-1]
 
 
 def logged_since(

@@ -46,6 +46,7 @@ from typing import Any
 from anyio import to_thread
 
 from escoba.engine import Action
+from escoba.web.base import metrics
 from escoba.web.table.command_path import AfterOnly, Change, RobotBrain
 from escoba.web.table.jobs import RobotTurn
 
@@ -130,6 +131,7 @@ class ThinkingPool:
             deque()
         )
         self._background_running = 0
+        self._queued_at: dict[asyncio.Future[Any], float] = {}  # a robot's job → when queued
 
     def start(self) -> None:
         """From the event loop, at start-up and before the process starts any
@@ -156,6 +158,7 @@ class ThinkingPool:
         """`fn(*args)` in a worker, after the jobs of other owners queued
         before it had their turn."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queued_at[future] = time.monotonic()
         self._queues.setdefault(owner, deque()).append((future, fn, args))
         self._pump()
         return await future
@@ -190,8 +193,11 @@ class ThinkingPool:
             future, fn, args = queue.popleft()
             if not queue:
                 del self._queues[owner]
+            queued = self._queued_at.pop(future, None)
             if future.done():  # its waiter was cancelled
                 continue
+            if queued is not None:
+                metrics.robot_waited(time.monotonic() - queued)
             self._stamp += 1
             self._served[owner] = self._stamp
             self._busy[owner] = self._busy.get(owner, 0) + 1
@@ -208,11 +214,14 @@ class ThinkingPool:
         if self._executor is None:
             self._executor = self._new_executor()
         self._running += 1
+        started = time.monotonic()
         job = asyncio.wrap_future(self._executor.submit(fn, *args))
 
         def done(job: asyncio.Future[Any]) -> None:
             self._running -= 1
             error = None if job.cancelled() else job.exception()
+            if owner != BACKGROUND and error is None and not job.cancelled():
+                metrics.robot_thought(time.monotonic() - started)
             if isinstance(error, BrokenProcessPool) and retry:
                 # a worker died (killed, out of memory): a new pool, one more try
                 log.error("robot pool broken; starting a new one")
@@ -244,6 +253,7 @@ class ThinkingPool:
                 future.cancel()
         self._queues.clear()
         self._background.clear()
+        self._queued_at.clear()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

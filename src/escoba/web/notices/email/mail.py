@@ -26,6 +26,7 @@ from typing import Any, Final, cast
 from sqlalchemy import Connection, Table, delete, func, insert, or_, select, update
 
 from escoba.i18n import HTML_LANG
+from escoba.web.base import metrics
 from escoba.web.base.clock import Clock
 from escoba.web.base.db import Database
 from escoba.web.base.models import EmailOutboxRow
@@ -202,10 +203,12 @@ class Outbox:
         client.sendmail(sender, [ascii_address(row["address"])], row["message"].encode("ascii"))
 
     def _sent(self, row: dict[str, Any]) -> None:
+        metrics.mail_sent(ok=True)
         with self.db.write() as conn:
             conn.execute(update(_O).where(_O.c.id == row["id"]).values(sent_at=self.clock.now()))
 
     def _failed(self, row: dict[str, Any], permanent: bool) -> None:
+        metrics.mail_sent(ok=False)
         attempts = int(row["attempts"])
         if permanent or attempts >= MAX_ATTEMPTS:
             log.error("e-mail given up", extra={"outbox_id": row["id"], "attempts": attempts})
