@@ -260,7 +260,7 @@ class Visit:
         the message. Once the change is made, the other pages' streams (woken
         by its commit) render and send their boards before this answer's is
         rendered: the seat that moved hears of it last, as its streams do.
-        `form` ("chat"): a refusal is said beside that form; `saying`: what
+        `form` ("chat"): a refusal is said beside it (a seat's); `saying`: what
         its answer says of the change made (HTMX: a plain post redirects)."""
         try:
             done = change()
@@ -269,7 +269,7 @@ class Visit:
             status_code = exc.status if isinstance(exc, ServiceError) else 422
             if isinstance(exc, NotFound):
                 return error_page(message, 404, lang=self.lang, limits=self.limits)
-            said = None if form is None else Said(form, error=message)
+            said = None if form is None or self.token is None else Said(form, error=message)
             error = None if said else message
             return self.show(error, status_code, self.htmx, said=said)
         await asyncio.sleep(0)  # the other pages first (`live.streams.acting`)
