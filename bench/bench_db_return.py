@@ -26,11 +26,10 @@ import httpx
 TESTS = Path(__file__).resolve().parents[1] / "tests"
 sys.path.insert(0, str(TESTS))
 
-from own_servers import own_postgres  # noqa: E402
-from web.servers import in_thread  # noqa: E402
-
 from escoba.web.app import create_app  # noqa: E402
 from escoba.web.base.settings import Settings  # noqa: E402
+from own_servers import own_postgres  # noqa: E402
+from web.servers import in_thread  # noqa: E402
 
 
 def main() -> None:
