@@ -21,14 +21,19 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from escoba.web.app import create_app
 from escoba.web.base import db as db_module
+from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
 from own_servers import own_postgres, own_redis
 
 from .conftest import first_legal
-from .servers import in_thread, wait_until
+from .helpers import create
+from .mailbox import SmtpServer
+from .servers import free_port, in_thread, wait_until
+from .test_email import channel_of, mail_settings, save
 
 #: the documented refusals (README's API errors: 503 `busy`): the command
 #: path's own, or the app's when a read met the database away
@@ -214,3 +219,32 @@ def test_health_is_ready_but_degraded_while_the_bus_is_down(tmp_path: Path) -> N
             assert ana.move().status_code == 200
             redis.start()
             assert wait_until(lambda: http.get("/health").json()["status"] == "ok", 20)
+
+
+def test_health_names_the_mail_degraded_while_the_smtp_server_is_away(
+    db_url: str, clock: ManualClock
+) -> None:
+    """The SMTP server away: e-mails wait in the outbox, the process serves
+    (200) and names the mail degraded; once it answers, all is well again."""
+    from escoba.web.live.bridges import wait_connected
+
+    port = free_port()  # nothing listens there yet
+    app = create_app(mail_settings(db_url, port), clock=clock, brain=first_legal)
+    with TestClient(app) as client:
+        assert wait_connected(app.state.ctx.hub.bridge, 10)
+        assert client.get("/health").json()["degraded"] == []
+        ana = create(client, "Ana")
+        save(client, ana, "ana@example.com")  # a confirmation to send
+        channel = channel_of(client)
+        channel.outbox.send_due()
+        r = client.get("/health")
+        assert r.status_code == 200
+        body = r.json()
+        assert body["status"] == "degraded" and body["degraded"] == ["mail"]
+        assert body["mail"].startswith("unreachable") and body["database"] == "ok"
+        with SmtpServer(port) as box:
+            clock.advance(minutes=1)
+            channel.outbox.send_due()
+            assert box.wait(1)
+            body = client.get("/health").json()
+            assert body["status"] == "ok" and body["degraded"] == [] and body["mail"] == "ok"
