@@ -302,6 +302,8 @@ class RobotRunner(AfterOnly):
                     self._ensure(table_id, "", time.monotonic())
             except asyncio.CancelledError:
                 raise
+            except OperationalError:  # the database is away: the next sweep looks again
+                log.warning("robot sweep waits for the database")
             except Exception:
                 log.exception("robot sweep failed")
 
