@@ -135,7 +135,9 @@ def build_core(
 ) -> Core:
     """The database (migrated unless told not to), the hub, the service and
     the dispatcher of its notices (to `channels`, or the configured ones)."""
-    db = Database(settings.sqlalchemy_url, settings.sqlite_synchronous)
+    db = Database(
+        settings.sqlalchemy_url, settings.sqlite_synchronous, settings.sqlite_busy_seconds
+    )
     if migrate:
         db.migrate()
     broker = Broker(streams_per_client=settings.live_streams_per_ip)

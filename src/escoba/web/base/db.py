@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import cached_property
@@ -23,6 +24,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import ExceptionContext
+from sqlalchemy.exc import DisconnectionError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from escoba.web.base import metrics
@@ -42,15 +45,19 @@ def _json_dumps(value: Any) -> str:
 JSON_CODEC: dict[str, Any] = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
 
 
+#: PostgreSQL: a pooled connection idle this long is pinged before use.
+IDLE_PING_SECONDS = 1.0
 BACKSTOP_PAGES = 10_000
 CHECKPOINT_SECONDS = 1.0
 
 
-def _sqlite_engine(url: str, immediate: bool, synchronous: str = "FULL") -> Engine:
+def _sqlite_engine(
+    url: str, immediate: bool, synchronous: str = "FULL", busy_seconds: float = 30.0
+) -> Engine:
     engine = create_engine(
         url,
         **JSON_CODEC,
-        connect_args={"check_same_thread": False, "timeout": 30},
+        connect_args={"check_same_thread": False, "timeout": busy_seconds},
         pool_size=8,
         max_overflow=16,
     )
@@ -65,7 +72,7 @@ def _sqlite_engine(url: str, immediate: bool, synchronous: str = "FULL") -> Engi
         # writer does one itself only if the WAL grows past ~40 MB.
         cursor.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
         cursor.close()
 
     if immediate:  # the writers' engine; readers run each statement on its own
@@ -89,19 +96,28 @@ class Database:
     a connection for the hot reads; `read()`: an ORM session for the rare ones
     (on SQLite the read side never takes the write lock)."""
 
-    def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
+    def __init__(
+        self, url: str, sqlite_synchronous: str = "FULL", sqlite_busy_seconds: float = 30.0
+    ) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        #: PostgreSQL: when a statement last failed on the database (monotonic)
+        self.trouble_at = 0.0
         if self.is_sqlite:
             if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
                 raise ValueError("ESCOBA_SQLITE_SYNCHRONOUS is FULL, NORMAL or EXTRA")
             sync = sqlite_synchronous.upper()
-            self.write_engine = _sqlite_engine(url, immediate=True, synchronous=sync)
-            self.read_engine = _sqlite_engine(url, immediate=False, synchronous=sync)
+            busy = sqlite_busy_seconds
+            self.write_engine = _sqlite_engine(url, True, sync, busy)
+            self.read_engine = _sqlite_engine(url, False, sync, busy)
         else:
-            # No ping before each use (a round trip per request): a connection
-            # the server dropped fails once, the pool is then renewed, and the
-            # request gets a 503 that asks to try again (escoba.web.app).
+            # No ping before each use of a busy connection (a round trip per
+            # request): only one idle for a second, or used before a
+            # statement failed on the database, is pinged when taken from
+            # either pool (`_watch_for_trouble`), so none that died with the
+            # old server fails a request when the database is back. A
+            # command retries once on a connection that died before it
+            # wrote anything (`command_path`).
             self.write_engine = create_engine(
                 url, pool_size=5, max_overflow=10, pool_recycle=1800, **JSON_CODEC
             )
@@ -116,12 +132,42 @@ class Database:
                 isolation_level="AUTOCOMMIT",
                 **JSON_CODEC,
             )
+            for engine in (self.write_engine, self.read_engine):
+                self._watch_for_trouble(engine)
         self._write_lock = threading.Lock() if self.is_sqlite else None
         self._checkpoints: threading.Thread | None = None
         self._stop = threading.Event()
         self._read = sessionmaker(self.read_engine, expire_on_commit=False)
         for engine in (self.write_engine, self.read_engine):
             event.listen(engine, "handle_error", _count_error)
+
+    def _watch_for_trouble(self, engine: Engine) -> None:
+        """PostgreSQL: a pooled connection is pinged when taken from the
+        pool if it lay idle for `IDLE_PING_SECONDS` (a quiet server: the
+        database may have restarted meanwhile) or a statement failed on the
+        database since its last use (the server down or restarted); one that
+        died with the old server is renewed (the pool tries a fresh one)."""
+
+        @event.listens_for(engine, "handle_error")
+        def _on_error(context: ExceptionContext) -> None:
+            if context.is_disconnect or isinstance(context.sqlalchemy_exception, OperationalError):
+                self.trouble_at = time.monotonic()
+
+        @event.listens_for(engine, "connect")
+        @event.listens_for(engine, "checkin")
+        def _on_use(_dbapi_connection: Any, record: Any) -> None:
+            record.info["used_at"] = time.monotonic()
+
+        @event.listens_for(engine, "checkout")
+        def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+            used_at = record.info.get("used_at", 0.0)
+            if used_at > self.trouble_at and time.monotonic() - used_at < IDLE_PING_SECONDS:
+                return
+            try:
+                engine.dialect.do_ping(dbapi_connection)
+            except Exception as err:
+                log.info("a pooled connection died with the database: renewed")
+                raise DisconnectionError("the connection died with the database") from err
 
     @contextmanager
     def write(self) -> Iterator[Connection]:

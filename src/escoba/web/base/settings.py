@@ -24,6 +24,12 @@ class Settings(BaseSettings):
         default="FULL",
         description="SQLite's synchronous pragma in WAL mode: FULL or NORMAL (docs/deploy.md).",
     )
+    sqlite_busy_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="SQLite: how long a write waits for another process's lock before "
+        "the command is refused (503 busy).",
+    )
     secret_key: str | None = Field(
         default=None,
         description="Signs device cookies. Unset: a random key kept in the database.",

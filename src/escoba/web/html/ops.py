@@ -1,5 +1,5 @@
-"""The operations routes: liveness and readiness for a load balancer, and
-the live stream of a table's versions (server-sent events)."""
+"""The operations routes: liveness for the orchestrator, readiness for a load
+balancer, and the live stream of a table's versions (server-sent events)."""
 
 from __future__ import annotations
 
@@ -30,9 +30,13 @@ async def alive() -> dict[str, str]:
 
 @router.get("/health", tags=["ops"])
 def health(ctx: ContextDep) -> JSONResponse:
-    """Ready to serve: the database answers and its schema is the newest
-    migration, and the live bridge to the other processes listens. 503
-    (with the reason) when not, so a load balancer takes this process out."""
+    """Readiness, for a load balancer: 503 only when this process cannot
+    serve (its database does not answer, or its schema is not the newest
+    migration). What only degrades it answers 200 with `status`
+    «degraded» and the parts named in `degraded`: the live bridge to the
+    other processes (`live`: their pages fall back to the periodic check),
+    the SMTP server (`mail`: e-mails wait in the outbox). `/health/live` is
+    the liveness check."""
     db, hub = ctx.service.db, ctx.hub
     checks: dict[str, Any] = {}
     ok = True
@@ -47,10 +51,16 @@ def health(ctx: ContextDep) -> JSONResponse:
         checks["database"] = f"unreachable: {type(err).__name__}"
     checks["live"] = hub.backend
     checks["live_ok"] = hub.healthy
-    ok = ok and hub.healthy
+    degraded = [] if hub.healthy else ["live"]
+    if ctx.email is not None:
+        trouble = ctx.email.outbox.smtp_trouble
+        checks["mail"] = "ok" if trouble is None else f"unreachable: {trouble}"
+        if trouble is not None:
+            degraded.append("mail")
     body = {
-        "status": "ok" if ok else "unavailable",
+        "status": "unavailable" if not ok else "degraded" if degraded else "ok",
         **checks,
+        "degraded": degraded,
         "live_connections": ctx.broker.connections,
         "pid": os.getpid(),
     }

@@ -42,7 +42,7 @@ from typing import Any, Final, cast
 
 from anyio import to_thread
 from sqlalchemy import Table, delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from escoba.analysis import (
     THRESHOLDS,
@@ -344,6 +344,8 @@ class AnalysisRunner(AfterOnly):
                     await self._analyse(analysis_id)
             except asyncio.CancelledError:
                 raise
+            except OperationalError:  # the database is away: the next pass looks again
+                log.warning("analyses wait for the database")
             except Exception:  # an analysis's failure must not take the server down
                 log.exception("analysis failed")
             timeout = self._sweep_seconds if self._sweep_seconds > 0 else None

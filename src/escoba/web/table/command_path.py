@@ -151,6 +151,23 @@ class CommitHook:
             listener.after(change)
 
 
+@dataclass(frozen=True, slots=True)
+class _Transaction:
+    """What `CommandPath._command` runs in its write transaction."""
+
+    invite: str
+    version: int | None
+    command: Callable[[TableTx], None]
+    game_action: bool
+    bump_version: bool
+    done: AlreadyDone | None
+
+
+class _DiedBeforeWriting(Exception):
+    """The command's connection was dead at its first statement: nothing was
+    written, the command may run again."""
+
+
 class CommandPath:
     """The command path and what commands share: the store, the clock, the
     settings, the watchers and the shuffles."""
@@ -228,31 +245,22 @@ class CommandPath:
                 if done(conn, now, version):
                     return Outcome(now.id, now.version)
             raise Conflict("stale")
+        run = _Transaction(invite, version, command, game_action, bump_version, done)
         try:
-            with self.db.write() as conn:
-                table = self.store.select(conn, "invite", invite, lock=True)
-                if table is None:
-                    raise NotFound("no_table")
-                if version is not None and version != table.version:
-                    if done is not None and done(conn, table, version):
-                        return Outcome(table.id, table.version)
-                    raise Conflict("stale")
-                tx = TableTx(conn, table)
-                command(tx)
-                state = self._current_state(tx)
-                if bump_version:
-                    table.version += 1
-                if game_action:
-                    table.last_action_at = self.clock.now()
-                robot_next = robot_on_turn(table, state)
-                if bump_version:  # (a chat line changes no row of the table)
-                    table.robot_due = robot_next
-                tx.write()
-                self.after_commit.during(conn, Change(table.id, table.version))
-                outcome = Outcome(table.id, table.version)
+            try:
+                ran = self._transaction(run, retry=True)
+            except _DiedBeforeWriting:
+                # a pooled connection that died with the database's last
+                # server: nothing was written, so once more on a fresh one
+                log.info("command retried on a fresh connection", extra={"invite": invite})
+                ran = self._transaction(run, retry=False)
         except OperationalError as err:
             log.warning("command failed: database busy", extra={"invite": invite})
             raise Busy("busy") from err
+        if isinstance(ran, Outcome):  # done already by someone else
+            return ran
+        table, tx, state, robot_next = ran
+        outcome = Outcome(table.id, table.version)
         self.store.saw(invite, outcome.version)
         if bump_version:  # committed: the next version's table and state
             self.store.keep(table, state, new_seats=bool(tx.new_seats))
@@ -272,6 +280,41 @@ class CommandPath:
             )
         )
         return outcome
+
+    def _transaction(
+        self, run: _Transaction, retry: bool
+    ) -> Outcome | tuple[TableRecord, TableTx, GameState | None, bool]:
+        """The command's one write transaction: the locked table, the
+        command, the new version written. `retry`: a connection that proves
+        dead at the first statement (before anything was written) raises
+        `_DiedBeforeWriting` instead of the database's error."""
+        with self.db.write() as conn:
+            try:
+                table = self.store.select(conn, "invite", run.invite, lock=True)
+            except OperationalError as err:
+                if retry and err.connection_invalidated:
+                    raise _DiedBeforeWriting from err
+                raise
+            if table is None:
+                raise NotFound("no_table")
+            version = run.version
+            if version is not None and version != table.version:
+                if run.done is not None and run.done(conn, table, version):
+                    return Outcome(table.id, table.version)
+                raise Conflict("stale")
+            tx = TableTx(conn, table)
+            run.command(tx)
+            state = self._current_state(tx)
+            if run.bump_version:
+                table.version += 1
+            if run.game_action:
+                table.last_action_at = self.clock.now()
+            robot_next = robot_on_turn(table, state)
+            if run.bump_version:  # (a chat line changes no row of the table)
+                table.robot_due = robot_next
+            tx.write()
+            self.after_commit.during(conn, Change(table.id, table.version))
+        return table, tx, state, bool(robot_next)
 
     # ------------------------------------------------------------------
     # Inside a command

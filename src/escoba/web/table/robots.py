@@ -44,9 +44,11 @@ from contextvars import ContextVar
 from typing import Any
 
 from anyio import to_thread
+from sqlalchemy.exc import OperationalError
 
 from escoba.engine import Action
 from escoba.web.base import metrics
+from escoba.web.base.errors import Busy
 from escoba.web.table.command_path import AfterOnly, Change, RobotBrain
 from escoba.web.table.jobs import RobotTurn
 
@@ -60,6 +62,9 @@ current_client: ContextVar[str] = ContextVar("escoba_client", default="")
 
 #: The owner of the background lane's jobs (no client's address has a NUL).
 BACKGROUND = "\x00background"
+#: A robot whose move met the database away tries again after this many
+#: seconds, as long as the database stays away (the sweep is the backstop).
+DATABASE_RETRY_SECONDS = 1.0
 
 
 class ClientTag:
@@ -307,6 +312,8 @@ class RobotRunner(AfterOnly):
                     self._ensure(table_id, "", time.monotonic())
             except asyncio.CancelledError:
                 raise
+            except OperationalError:  # the database is away: the next sweep looks again
+                log.warning("robot sweep waits for the database")
             except Exception:
                 log.exception("robot sweep failed")
 
@@ -345,6 +352,10 @@ class RobotRunner(AfterOnly):
                     await self._take_turn(table_id, due)
                 except asyncio.CancelledError:
                     raise
+                except (OperationalError, Busy):  # the database is away: again soon
+                    log.warning("robot move waits for the database", extra={"table_id": table_id})
+                    await asyncio.sleep(DATABASE_RETRY_SECONDS)
+                    self._due.setdefault(table_id, time.monotonic())
                 except Exception:  # a robot's failure must not take the server down
                     log.exception("robot move failed", extra={"table_id": table_id})
         finally:

@@ -57,6 +57,9 @@ class Outbox:
         self.clock = clock
         self.settings = settings
         self.on_queued: Callable[[], None] | None = None  # the mail loop's wake-up
+        #: why the SMTP server could not be reached on the last try (None:
+        #: reached, or not tried yet): /health names the mail degraded
+        self.smtp_trouble: str | None = None
 
     # ------------------------------------------------------------------
     # Writing
@@ -115,9 +118,11 @@ class Outbox:
             client = self._connect()
         except (OSError, smtplib.SMTPException) as err:
             log.warning("SMTP server unavailable", extra={"error": repr(err)})
+            self.smtp_trouble = type(err).__name__
             for row in claimed:
                 self._failed(row, permanent=False)
             return 0
+        self.smtp_trouble = None
         sent = 0
         pending = list(claimed)
         try:

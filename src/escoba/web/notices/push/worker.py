@@ -105,7 +105,9 @@ def serve(settings_data: dict[str, Any], notices: Any) -> None:
 
     settings = Settings.model_validate(settings_data)
     configure(settings.log_format, settings.log_level)
-    db = Database(settings.sqlalchemy_url, settings.sqlite_synchronous)
+    db = Database(
+        settings.sqlalchemy_url, settings.sqlite_synchronous, settings.sqlite_busy_seconds
+    )
     channel = PushChannel(db, settings, SystemClock(), Vapid.from_settings(settings, db))
     try:
         while True:
