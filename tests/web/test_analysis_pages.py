@@ -21,10 +21,12 @@ from escoba.engine import parse_card
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
+from escoba.web.table.analyses import analyse_position
 
 from .conftest import first_legal
-from .helpers import move_seat, play_until_over, service_of, text_of
+from .helpers import create, join, move_seat, play_until_over, service_of, text_of
 from .test_analyses import WORLDS, against_a_robot, finish_round, strip_lines
+from .test_game_history import short_game
 
 
 @pytest.fixture
@@ -295,3 +297,83 @@ def test_each_reason_speaks_to_the_player_who_made_the_play_and_of_them_to_other
                 assert words != say_reason(reason, read.names, lang) or reason.code not in PERSONAL
             assert not second_person.search(text), (lang, text)
             assert "Tito " in text
+
+
+def test_another_person_s_play_is_said_of_them_and_their_own_to_them(quick: TestClient) -> None:
+    """Two people: Beto's costly play reads «Beto …» on Ana's device and
+    «Dejaste… / Te llevaste…» on his own."""
+    ana = create(quick, "Ana")
+    beto = join(quick, ana.invite, "Beto")
+    ana.command("/start")
+    by_seat = {ana.game_seat(): ana, beto.game_seat(): beto}
+    rng = random.Random(21)
+    for _ in range(200):
+        view = ana.table()["view"]
+        if view["phase"] != "playing":
+            break
+        actor = by_seat[view["turn"]]
+        actor.act(rng.choice(actor.table()["view"]["legal_actions"]))
+    service = service_of(quick)
+    service.analyse_queued()
+    read = service.round_analysis(ana.invite, 1)
+    assert read.analysis is not None
+    seat = beto.game_seat()
+    assert read.names[seat] == "Beto"
+    step = next(
+        s
+        for s in read.analysis.steps
+        if s.seat == seat and any(r.code in PERSONAL for r in s.reasons)
+    )
+    # the game in play's replay, and the same round at the game's own address
+    urls = [f"/t/{ana.invite}{base}/ronda/1?paso={step.step}" for base in ("", "/partidas/1")]
+    assert ana.token is not None and beto.token is not None
+    second_person = re.compile(r"\b(Dejaste|Te llevaste|Podías)\b")
+    quick.cookies.clear()
+    move_seat(quick, ana.invite, ana.token)
+    for url in urls:
+        text = text_of(analysis_block(quick.get(url).text))
+        for reason in step.reasons:
+            assert say_reason(reason, read.names, "es", about=seat) in text
+        assert not second_person.search(text), text
+    quick.cookies.clear()
+    move_seat(quick, ana.invite, beto.token)
+    for url in urls:
+        text = text_of(analysis_block(quick.get(url).text))
+        for reason in step.reasons:
+            assert say_reason(reason, read.names, "es") in text
+        assert second_person.search(text), text
+
+
+def test_a_game_replaced_by_a_rematch_still_says_each_play_to_its_player(
+    quick: TestClient,
+) -> None:
+    """After JUGAR LA REVANCHA the finished game's replay, at its own
+    address, still knows who reads it: Ana's plays to her, Tito's of Tito."""
+    ana = short_game(quick, seed=5)
+    ana.command("/rematch")
+    service = service_of(quick)
+    job = next(
+        j
+        for j in (service.claim_analysis(row) for row in service.pending_analyses())
+        if j is not None and j.summary.number == 1
+    )
+    steps = [analyse_position(s, action, n, WORLDS) for n, s, action in job.positions]
+    service.finish_analysis(job, steps)
+    read = service.round_analysis(ana.invite, 1, 1)
+    assert read.analysis is not None and read.status == "done"
+    assert ana.token is not None
+    move_seat(quick, ana.invite, ana.token)
+    seat = read.names.index("Ana")
+    second_person = re.compile(r"\b(Dejaste|Te llevaste|Podías)\b")
+    told: set[bool] = set()
+    for step in read.analysis.steps:
+        if not any(r.code in PERSONAL for r in step.reasons):
+            continue
+        url = f"/t/{ana.invite}/partidas/1/ronda/1?paso={step.step}"
+        text = text_of(analysis_block(quick.get(url).text))
+        about = None if step.seat == seat else step.seat
+        for reason in step.reasons:
+            assert say_reason(reason, read.names, "es", about=about) in text
+        assert bool(second_person.search(text)) == (about is None), text
+        told.add(about is None)
+    assert told == {True, False}, "both Ana's and Tito's plays gave points away"
