@@ -142,5 +142,8 @@ def test_the_costly_plays_are_printed_with_their_reasons_and_lines(records: Path
     for step in costly:
         assert f"step {step.step} (" in text
         for reason in step.reasons:
-            assert say_reason(reason, ["Ana", "Beto", "Carmen"], "es") in text
+            # said of the player, by name: the command line is nobody's «you»
+            about = say_reason(reason, ["Ana", "Beto", "Carmen"], "es", about=step.seat)
+            assert about in text
+    assert not any(you in text for you in ("Dejaste", "Te llevaste", "Podías"))
     assert "by line, " in text and "seven_of_diamonds " in text and "leftover " in text

@@ -21,6 +21,7 @@ from escoba.analysis.model import Hindsight, MarkCounts, Reason, SeatSummary, St
 from escoba.analysis.wording import say_hindsight, say_mark, say_reason, step_words
 from escoba.engine import GameState, RuleSet, make_play, new_game, parse_card, parse_cards, view
 from escoba.names import Design
+from escoba.words import CATALOG
 
 from .helpers import QUICK, deck_for
 
@@ -98,7 +99,7 @@ def test_a_costly_step_in_words(
     expected: str,
 ) -> None:
     step = replace(seven_left, mark="mistake")  # the wording of the mark, whatever its grade
-    sentences = say_step(step, NAMES, lang, design)
+    sentences = say_step(step, NAMES, lang, design, viewer=0)  # read by Ana, who played it
     assert sentences[0] == played
     assert sentences[1] == mark
     assert re.fullmatch(cost, sentences[2]), sentences[2]
@@ -313,7 +314,7 @@ def test_each_reason_in_words(reason: Reason, lang: str, design: Design, said: s
 
 def test_a_costly_step_says_its_reasons_after_its_cost(seven_left: StepAnalysis) -> None:
     assert seven_left.reasons
-    words = step_words(seven_left, NAMES, "es")
+    words = step_words(seven_left, NAMES, "es", viewer=0)
     assert words.reasons == tuple(say_reason(r, NAMES, "es") for r in seven_left.reasons)
     said = words.sentences()
     assert said[said.index(words.verdict or "") + 1] == words.reasons[0]
@@ -408,4 +409,249 @@ def test_the_expected_points_name_the_mover_s_own_side(seven_left: StepAnalysis)
     )
     assert say_step(pair, four, "en")[-1] == (
         "Dani and Beto could expect 2 points in the round with this play, and 3 with Luna's."
+    )
+
+
+# --------------------------------------------------------------------------
+# Whom a reason speaks to: the player who made the play reads «Dejaste…»;
+# anyone else (another seat, a spectator, the command line) reads the
+# player's name in the third person, never a «you» that is not theirs
+
+
+@pytest.mark.parametrize(
+    ("reason", "lang", "design", "to_ana", "of_ana"),
+    [
+        (
+            SWEEP,
+            "es",
+            Design.FRENCH,
+            "Dejaste la mesa en 9: Beto la barría con un 6, y la probabilidad de que tuviera "
+            "uno era del 45 %.",
+            "Ana dejó la mesa en 9: Beto la barría con un 6, y la probabilidad de que tuviera "
+            "uno era del 45 %.",
+        ),
+        (
+            SWEEP,
+            "pt_BR",
+            Design.BRAZILIAN,
+            "Você deixou a mesa em 9: Beto a varria com um 6, e a probabilidade de ter um era "
+            "de 45 %.",
+            "Ana deixou a mesa em 9: Beto a varria com um 6, e a probabilidade de ter um era "
+            "de 45 %.",
+        ),
+        (
+            SWEEP,
+            "en",
+            Design.FRENCH,
+            "You left the table at 9: Beto would sweep it with a 6, and held one with a 45 % "
+            "chance.",
+            "Ana left the table at 9: Beto would sweep it with a 6, and held one with a 45 % "
+            "chance.",
+        ),
+        (
+            Reason("analysis_reason_left_card", "seven_of_diamonds", (("card", "7D"),)),
+            "es",
+            Design.FRENCH,
+            "Dejaste el 7 de diamantes en la mesa.",
+            "Ana dejó el 7 de diamantes en la mesa.",
+        ),
+        (
+            Reason("analysis_reason_left_card", "seven_of_diamonds", (("card", "7D"),)),
+            "pt_BR",
+            Design.BRAZILIAN,
+            "Você deixou o 7 de ouros na mesa.",
+            "Ana deixou o 7 de ouros na mesa.",
+        ),
+        (
+            Reason("analysis_reason_left_card", "seven_of_diamonds", (("card", "7D"),)),
+            "en",
+            Design.FRENCH,
+            "You left the 7 of diamonds on the table.",
+            "Ana left the 7 of diamonds on the table.",
+        ),
+        (
+            Reason("analysis_reason_cards", "cards", (("could", 3), ("took", 1))),
+            "es",
+            Design.FRENCH,
+            "Te llevaste 1 carta donde podías llevarte 3.",
+            "Ana se llevó 1 carta donde podía llevarse 3.",
+        ),
+        (
+            Reason("analysis_reason_cards", "cards", (("could", 3), ("took", 0))),
+            "pt_BR",
+            Design.BRAZILIAN,
+            "Você levou 0 cartas onde podia levar 3.",
+            "Ana levou 0 cartas onde podia levar 3.",
+        ),
+        (
+            Reason("analysis_reason_cards", "cards", (("could", 3), ("took", 1))),
+            "en",
+            Design.FRENCH,
+            "You took 1 card where you could have taken 3.",
+            "Ana took 1 card where 3 could have been taken.",
+        ),
+        (
+            Reason("analysis_reason_diamonds", "diamonds", (("could", 2), ("took", 0))),
+            "es",
+            Design.SPANISH,
+            "Te llevaste 0 cartas de oros donde podías llevarte 2.",
+            "Ana se llevó 0 cartas de oros donde podía llevarse 2.",
+        ),
+        (
+            Reason("analysis_reason_sevens", "sevens", (("could", 2), ("took", 1))),
+            "es",
+            Design.FRENCH,
+            "Te llevaste 1 siete donde podías llevarte 2.",
+            "Ana se llevó 1 siete donde podía llevarse 2.",
+        ),
+        (
+            Reason("analysis_reason_sevens", "sevens", (("could", 2), ("took", 1))),
+            "pt_BR",
+            Design.FRENCH,
+            "Você levou 1 sete onde podia levar 2.",
+            "Ana levou 1 sete onde podia levar 2.",
+        ),
+        (
+            Reason("analysis_reason_claim_left", "escobas", (("card", "7S"), ("seat", 1))),
+            "es",
+            Design.FRENCH,
+            "Dejaste el 7 de picas, que hacía 15 con la mesa: Beto podía LLEVAR EL 15.",
+            "Ana dejó el 7 de picas, que hacía 15 con la mesa: Beto podía LLEVAR EL 15.",
+        ),
+        (
+            Reason("analysis_reason_claim_left", "escobas", (("card", "7S"), ("seat", 1))),
+            "en",
+            Design.FRENCH,
+            "You left the 7 of spades, which made 15 with the table: Beto could LLEVAR EL 15.",
+            "Ana left the 7 of spades, which made 15 with the table: Beto could LLEVAR EL 15.",
+        ),
+        (
+            Reason("analysis_reason_missed_escoba", "escobas"),
+            "es",
+            Design.FRENCH,
+            "Podías llevarte toda la mesa: ¡ESCOBA!",
+            "Ana podía llevarse toda la mesa: ¡ESCOBA!",
+        ),
+        (
+            Reason("analysis_reason_missed_escoba", "escobas"),
+            "pt_BR",
+            Design.FRENCH,
+            "Você podia levar a mesa toda: ¡ESCOBA!",
+            "Ana podia levar a mesa toda: ¡ESCOBA!",
+        ),
+        (
+            Reason("analysis_reason_missed_escoba", "escobas"),
+            "en",
+            Design.FRENCH,
+            "You could have taken the whole table: ¡ESCOBA!",
+            "Ana could have taken the whole table: ¡ESCOBA!",
+        ),
+        (
+            Reason("analysis_reason_missed_card", "seven_of_diamonds", (("card", "7D"),)),
+            "es",
+            Design.SPANISH,
+            "Podías llevarte el siete de oros.",
+            "Ana podía llevarse el siete de oros.",
+        ),
+        (
+            Reason("analysis_reason_missed_card", "seven_of_diamonds", (("card", "7D"),)),
+            "en",
+            Design.FRENCH,
+            "You could have taken the 7 of diamonds.",
+            "Ana could have taken the 7 of diamonds.",
+        ),
+        (
+            Reason("analysis_reason_missed_card", "seven_of_diamonds", (("card", "7D"),)),
+            "pt_BR",
+            Design.BRAZILIAN,
+            "Você podia levar o 7 de ouros.",
+            "Ana podia levar o 7 de ouros.",
+        ),
+        # whose the leftover is, and what weighed most, name nobody as «you»
+        (
+            Reason("analysis_reason_leftover", "leftover", (("seat", 1),)),
+            "es",
+            Design.FRENCH,
+            "En ÚLTIMAS lo que queda es para Beto.",
+            "En ÚLTIMAS lo que queda es para Beto.",
+        ),
+        (
+            Reason("analysis_reason_line", "leftover", (("cost", 1), ("of_line", "leftover"))),
+            "en",
+            Design.FRENCH,
+            "What weighed most: what is left on the table in ÚLTIMAS (1 point).",
+            "What weighed most: what is left on the table in ÚLTIMAS (1 point).",
+        ),
+    ],
+)
+def test_a_reason_speaks_to_the_one_who_played_and_of_them_to_anyone_else(
+    reason: Reason, lang: str, design: Design, to_ana: str, of_ana: str
+) -> None:
+    assert say_reason(reason, NAMES, lang, design) == to_ana
+    assert say_reason(reason, NAMES, lang, design, about=0) == of_ana
+
+
+def test_every_reason_has_words_about_another_player_in_every_language() -> None:
+    """No reason the analysis can give is left saying «you» to a viewer
+    who did not make the play."""
+    values = {
+        "card": "7D",
+        "seat": 1,
+        "sum": 9,
+        "value": 6,
+        "percent": 45,
+        "took": 1,
+        "could": 3,
+        "cost": 0.5,
+        "of_line": "cards",
+    }
+    second = re.compile(r"\b(Dejaste|Te llevaste|Podías|podías|You|you|Você|você)\b")
+    codes = [c for c in CATALOG if c.startswith("analysis_reason_")]
+    assert len(codes) >= 10
+    for code in codes:
+        reason = Reason(code, "cards", tuple(sorted(values.items())))
+        for lang in ("es", "es_AR", "pt_BR", "en"):
+            said = say_reason(reason, ["Tito", "Beto"], lang, about=0)
+            assert not second.search(said), (code, lang, said)
+            if code not in ("analysis_reason_leftover", "analysis_reason_line"):
+                assert said.startswith("Tito "), (code, lang, said)
+
+
+def test_es_ar_says_the_reasons_as_spanish_does() -> None:
+    """«Dejaste», «Te llevaste», «Podías»: the voseo's preterite and
+    imperfect are the tú forms."""
+    for reason in (SWEEP, Reason("analysis_reason_cards", "cards", (("could", 3), ("took", 1)))):
+        for about in (None, 0):
+            assert say_reason(reason, NAMES, "es_AR", about=about) == say_reason(
+                reason, NAMES, "es", about=about
+            )
+
+
+def test_a_step_s_reasons_speak_to_its_player_and_of_them_to_the_others(
+    seven_left: StepAnalysis,
+) -> None:
+    """Ana's play: Ana reads «Dejaste…»; Beto, a spectator (no viewer) and
+    the command line read «Ana dejó…»."""
+    assert step_words(seven_left, NAMES, "es", viewer=0).reasons[0] == (
+        "Dejaste el 7 de diamantes en la mesa."
+    )
+    for viewer in (1, None):
+        words = step_words(seven_left, NAMES, "es", viewer=viewer)
+        assert words.reasons[0] == "Ana dejó el 7 de diamantes en la mesa.", viewer
+        assert "Ana dejó el 7 de diamantes en la mesa." in say_step(
+            seven_left, NAMES, "es", viewer=viewer
+        )
+    assert step_words(seven_left, NAMES, "en", viewer=1).reasons[0] == (
+        "Ana left the 7 of diamonds on the table."
+    )
+    assert step_words(seven_left, NAMES, "pt_BR", Design.BRAZILIAN, viewer=1).reasons[0] == (
+        "Ana deixou o 7 de ouros na mesa."
+    )
+    # Beto's play, read by Ana
+    beto = replace(seven_left, seat=1, side=1)
+    assert step_words(beto, NAMES, "es", viewer=0).reasons[0] == (
+        "Beto dejó el 7 de diamantes en la mesa."
+    )
+    assert step_words(beto, NAMES, "es", viewer=1).reasons[0] == (
+        "Dejaste el 7 de diamantes en la mesa."
     )

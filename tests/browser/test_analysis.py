@@ -114,6 +114,15 @@ def test_a_round_played_to_its_end_then_its_marks_in_the_replay_and_at_the_games
             reasons = page.locator(".analysis-reasons li")
             expect(reasons).to_have_count(len(step["reasons"]))
             assert step["reasons"]
+            # Ana's own play is said to her; Tito's, of Tito by name
+            said = " ".join(reasons.all_inner_texts())
+            you = re.compile(r"\b(Dejaste|Te llevaste|Podías)\b")
+            impersonal = ("analysis_reason_leftover", "analysis_reason_line")
+            if any(r["code"] not in impersonal for r in step["reasons"]):
+                if step["seat"] == 0:
+                    assert you.search(said), said
+                else:
+                    assert "Tito " in said and not you.search(said), said
             position = page.locator("#replay-position")
             expect(position).to_be_visible()
             expect(position.locator(".position-card")).not_to_have_count(0)

@@ -15,15 +15,18 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from escoba.analysis.model import StepAnalysis
 from escoba.analysis.wording import say_mark, say_reason, say_seat
 from escoba.engine import parse_card
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
+from escoba.web.table.analyses import analyse_position
 
 from .conftest import first_legal
-from .helpers import move_seat, play_until_over, service_of, text_of
+from .helpers import create, join, move_seat, play_until_over, service_of, text_of
 from .test_analyses import WORLDS, against_a_robot, finish_round, strip_lines
+from .test_game_history import short_game
 
 
 @pytest.fixture
@@ -165,9 +168,11 @@ def test_a_marked_step_says_why_and_shows_the_position_with_both_plays_marked(
         # every marked play has its reasons, in words, after its cost
         assert step.reasons
         said = text_of(block)
+        # a spectator reads them of the player, by name
         for reason in step.reasons:
-            assert say_reason(reason, read.names, "es") in said
-        assert said.index("Costó") < said.index(say_reason(step.reasons[0], read.names, "es"))
+            assert say_reason(reason, read.names, "es", about=step.seat) in said
+        first = say_reason(step.reasons[0], read.names, "es", about=step.seat)
+        assert said.index("Costó") < said.index(first)
         # the position before the play: the hand, the table, both plays marked
         position = position_html(page)
         story_step = replay.story.steps[step.step]
@@ -223,3 +228,152 @@ def test_the_block_that_brings_the_analysis_marks_luna_s_play_on_the_position(
         assert note in text_of(analysis_block(page.text))
         fragment = quick.get(f"/t/{ana.invite}/ronda/1/analisis?paso={step.step}")
         assert fragment.status_code == 200 and note in text_of(fragment.text)
+
+
+#: the reasons that name the player who made the play (the others name
+#: nobody as «you»: whose the leftover is, what weighed most)
+PERSONAL = (
+    "analysis_reason_sweep",
+    "analysis_reason_missed_escoba",
+    "analysis_reason_claim_left",
+    "analysis_reason_cards",
+    "analysis_reason_diamonds",
+    "analysis_reason_sevens",
+    "analysis_reason_left_card",
+    "analysis_reason_missed_card",
+)
+
+
+def test_each_reason_speaks_to_the_player_who_made_the_play_and_of_them_to_others(
+    quick: TestClient,
+) -> None:
+    """Tito's costly play, read by Ana and by a spectator: «Tito dejó…»,
+    never «Dejaste…»; Ana's own: «Dejaste…» to her, «Ana dejó…» to a
+    spectator. In the replay's page and in the block it asks for, in every
+    language."""
+    ana = against_a_robot(quick)
+    finish_round(ana, random.Random(11))
+    service = service_of(quick)
+    service.analyse_queued()
+    read = service.round_analysis(ana.invite, 1)
+    assert read.analysis is not None and read.names == ("Ana", "Tito")
+
+    def personal(seat: int) -> StepAnalysis:
+        assert read.analysis is not None
+        return next(
+            s
+            for s in read.analysis.steps
+            if s.seat == seat and any(r.code in PERSONAL for r in s.reasons)
+        )
+
+    tito, mine = personal(1), personal(0)
+
+    def said(step: StepAnalysis, lang: str = "es") -> tuple[str, str]:
+        quick.cookies.set("lang", lang)
+        page = quick.get(f"/t/{ana.invite}/ronda/1?paso={step.step}")
+        block = quick.get(f"/t/{ana.invite}/ronda/1/analisis?paso={step.step}")
+        assert page.status_code == block.status_code == 200
+        return text_of(analysis_block(page.text)), text_of(block.text)
+
+    second_person = re.compile(r"\b(Dejaste|Te llevaste|Podías|You|Você)\b")
+    # a spectator: both plays of the player, by name
+    for step in (tito, mine):
+        for text in said(step):
+            for reason in step.reasons:
+                assert say_reason(reason, read.names, "es", about=step.seat) in text
+            assert not second_person.search(text), text
+    # Ana, at her seat: her play to her, Tito's of Tito
+    assert ana.token is not None
+    move_seat(quick, ana.invite, ana.token)
+    for text in said(mine):
+        for reason in mine.reasons:
+            assert say_reason(reason, read.names, "es") in text
+        assert second_person.search(text), text
+    for lang in ("es", "pt_BR", "en"):
+        for text in said(tito, lang):
+            for reason in tito.reasons:
+                words = say_reason(reason, read.names, lang, about=1)
+                assert words in text, (lang, words)
+                assert words != say_reason(reason, read.names, lang) or reason.code not in PERSONAL
+            assert not second_person.search(text), (lang, text)
+            assert "Tito " in text
+
+
+def test_another_person_s_play_is_said_of_them_and_their_own_to_them(quick: TestClient) -> None:
+    """Two people: Beto's costly play reads «Beto …» on Ana's device and
+    «Dejaste… / Te llevaste…» on his own."""
+    ana = create(quick, "Ana")
+    beto = join(quick, ana.invite, "Beto")
+    ana.command("/start")
+    by_seat = {ana.game_seat(): ana, beto.game_seat(): beto}
+    rng = random.Random(21)
+    for _ in range(200):
+        view = ana.table()["view"]
+        if view["phase"] != "playing":
+            break
+        actor = by_seat[view["turn"]]
+        actor.act(rng.choice(actor.table()["view"]["legal_actions"]))
+    service = service_of(quick)
+    service.analyse_queued()
+    read = service.round_analysis(ana.invite, 1)
+    assert read.analysis is not None
+    seat = beto.game_seat()
+    assert read.names[seat] == "Beto"
+    step = next(
+        s
+        for s in read.analysis.steps
+        if s.seat == seat and any(r.code in PERSONAL for r in s.reasons)
+    )
+    # the game in play's replay, and the same round at the game's own address
+    urls = [f"/t/{ana.invite}{base}/ronda/1?paso={step.step}" for base in ("", "/partidas/1")]
+    assert ana.token is not None and beto.token is not None
+    second_person = re.compile(r"\b(Dejaste|Te llevaste|Podías)\b")
+    quick.cookies.clear()
+    move_seat(quick, ana.invite, ana.token)
+    for url in urls:
+        text = text_of(analysis_block(quick.get(url).text))
+        for reason in step.reasons:
+            assert say_reason(reason, read.names, "es", about=seat) in text
+        assert not second_person.search(text), text
+    quick.cookies.clear()
+    move_seat(quick, ana.invite, beto.token)
+    for url in urls:
+        text = text_of(analysis_block(quick.get(url).text))
+        for reason in step.reasons:
+            assert say_reason(reason, read.names, "es") in text
+        assert second_person.search(text), text
+
+
+def test_a_game_replaced_by_a_rematch_still_says_each_play_to_its_player(
+    quick: TestClient,
+) -> None:
+    """After JUGAR LA REVANCHA the finished game's replay, at its own
+    address, still knows who reads it: Ana's plays to her, Tito's of Tito."""
+    ana = short_game(quick, seed=5)
+    ana.command("/rematch")
+    service = service_of(quick)
+    job = next(
+        j
+        for j in (service.claim_analysis(row) for row in service.pending_analyses())
+        if j is not None and j.summary.number == 1
+    )
+    steps = [analyse_position(s, action, n, WORLDS) for n, s, action in job.positions]
+    service.finish_analysis(job, steps)
+    read = service.round_analysis(ana.invite, 1, 1)
+    assert read.analysis is not None and read.status == "done"
+    assert ana.token is not None
+    move_seat(quick, ana.invite, ana.token)
+    seat = read.names.index("Ana")
+    second_person = re.compile(r"\b(Dejaste|Te llevaste|Podías)\b")
+    told: set[bool] = set()
+    for step in read.analysis.steps:
+        if not any(r.code in PERSONAL for r in step.reasons):
+            continue
+        url = f"/t/{ana.invite}/partidas/1/ronda/1?paso={step.step}"
+        text = text_of(analysis_block(quick.get(url).text))
+        about = None if step.seat == seat else step.seat
+        for reason in step.reasons:
+            assert say_reason(reason, read.names, "es", about=about) in text
+        assert bool(second_person.search(text)) == (about is None), text
+        told.add(about is None)
+    assert told == {True, False}, "both Ana's and Tito's plays gave points away"

@@ -199,7 +199,8 @@ def _print_reasons(
     console.print("[bold]Why the costly plays cost[/]")
     for step in costly:
         mark = "" if step.mark is None else f"{say_mark(step.mark, lang)}, "
-        why = " ".join(say_reason(r, names, lang, design) for r in step.reasons)
+        # said of the player, by name: the command line is nobody's «you»
+        why = " ".join(say_reason(r, names, lang, design, about=step.seat) for r in step.reasons)
         console.print(
             f"  step {step.step} ({escape(mark)}{step.cost:.2f}): {escape(why) or '[dim]—[/]'}",
             soft_wrap=True,

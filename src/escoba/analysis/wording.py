@@ -2,13 +2,15 @@
 and deck design: sentences made of `escoba.words` codes, with the cards
 named by `escoba.names` (with their articles: «el 7 de oros»).
 
-    say_step(step, names, "es", robot="Luna")
+    say_step(step, names, "es", robot="Luna", viewer=0)   # read by Ana, seat 0
     # ['Ana dejó el 2 de corazones en la mesa.', 'Error',
     #  'Costó 1,1 puntos, contando lo que ganaba el otro lado.',
-    #  'Dejaste el 7 de diamantes en la mesa.',          ← its reasons
+    #  'Dejaste el 7 de diamantes en la mesa.',          ← its reasons, to her
+    #                   (to anyone else: 'Ana dejó el 7 de diamantes en la mesa.')
     #  'Luna habría jugado la reina de picas y se llevaba el 7 de diamantes.',
     #  'Ana podía esperar 2,6 puntos en la ronda con esta jugada, y 3 con la de Luna.']
-    say_reason(reason, names, "en")                    # one reason in words
+    say_reason(reason, names, "en")                    # one reason, to its player
+    say_reason(reason, names, "en", about=1)           # of seat 1's play, by name
 
 `names` are the players' names by seat (a page passes them; the command
 line takes them from the record). Numbers are written the language's way
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from escoba.analysis.coach import CoachFacts
 from escoba.analysis.model import Mark, Move, Reason, SeatSummary, StepAnalysis
@@ -108,6 +111,7 @@ def step_words(
     design: Design = DEFAULT_DESIGN,
     *,
     robot: str = "Luna",
+    viewer: int | None = None,
 ) -> StepWords:
     """`say_step`'s sentences, each in its place."""
     played = say_move(step.played, names[step.seat], lang, design)
@@ -125,7 +129,9 @@ def step_words(
             mark = say_mark(step.mark, lang)
         code = "analysis_cost_three" if len(step.played_points) == 3 else "analysis_cost"
         verdict = say(code, lang, cost=points(step.cost))
-        reasons = tuple(say_reason(r, names, lang, design) for r in step.reasons)
+        # to the player who made the play, when it is they who read; else of them
+        about = None if viewer == step.seat else step.seat
+        reasons = tuple(say_reason(r, names, lang, design, about=about) for r in step.reasons)
     return StepWords(
         played=played,
         mark=mark,
@@ -145,6 +151,7 @@ def say_step(
     design: Design = DEFAULT_DESIGN,
     *,
     robot: str = "Luna",
+    viewer: int | None = None,
 ) -> list[str]:
     """A step's sentences: what was played; its mark, its cost and why
     (`say_reason`, one sentence each), or that it was the best (or as good,
@@ -152,8 +159,11 @@ def say_step(
     own side could expect, named, with this play and the robot's; and its
     hindsight, which says whether the play made or the one suggested was
     best. `robot` names who weighed it: the analysis's
-    `evaluator.display_name`."""
-    return step_words(step, names, lang, design, robot=robot).sentences()
+    `evaluator.display_name`. `viewer` is the seat that reads it: its own
+    play's reasons speak to it («Dejaste…»); anyone else's, and any play
+    read by nobody's seat (a spectator, the command line), are said of the
+    player by name («Tito dejó…»)."""
+    return step_words(step, names, lang, design, robot=robot, viewer=viewer).sentences()
 
 
 def say_hindsight(step: StepAnalysis, lang: str = DEFAULT_LANG, *, robot: str = "Luna") -> str:
@@ -200,15 +210,42 @@ def say_line(line: str, lang: str = DEFAULT_LANG, design: Design = DEFAULT_DESIG
     return say(f"analysis_line_{line}", lang, suit=diamonds_word(design, lang))
 
 
+#: The reasons whose words speak to the player who made the play («Dejaste
+#: …», «Te llevaste…», «Podías…»), each with its words about that player
+#: for anyone else («Tito dejó…»). The others name nobody as «you».
+ABOUT: Final = {
+    code: code.replace("analysis_reason_", "analysis_about_", 1)
+    for code in (
+        "analysis_reason_sweep",
+        "analysis_reason_missed_escoba",
+        "analysis_reason_claim_left",
+        "analysis_reason_cards",
+        "analysis_reason_diamonds",
+        "analysis_reason_sevens",
+        "analysis_reason_left_card",
+        "analysis_reason_missed_card",
+    )
+}
+
+
 def say_reason(
     reason: Reason,
     names: Sequence[str],
     lang: str = DEFAULT_LANG,
     design: Design = DEFAULT_DESIGN,
+    *,
+    about: int | None = None,
 ) -> str:
     """One reason in words: its values named in the language and the deck
-    (a card with its article, a seat by its name, a line by its words)."""
+    (a card with its article, a seat by its name, a line by its words).
+    Said to the player who made the play («Dejaste el 7 de diamantes en la
+    mesa.»), or with `about`, the seat that made it, said of them by name
+    to anyone else («Tito dejó el 7 de diamantes en la mesa.»)."""
+    code = reason.code
     values: dict[str, object] = {}
+    if about is not None and code in ABOUT:
+        code = ABOUT[code]
+        values["who"] = names[about]
     for key, value in reason.values:
         if key == "card":
             values["card"] = the_card(parse_card(str(value)), design, lang)
@@ -222,7 +259,7 @@ def say_reason(
             values[key] = value
     if reason.code == "analysis_reason_diamonds":
         values["suit"] = diamonds_word(design, lang)
-    return say(reason.code, lang, limits=None, **values)
+    return say(code, lang, limits=None, **values)
 
 
 def say_seat(

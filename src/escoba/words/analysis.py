@@ -100,7 +100,8 @@ ANALYSIS: Final = {
     ),
     "analysis_seat_clean": sentence("%(name)s no regaló puntos en la ronda."),
     # -- Why a play cost (escoba.analysis.reasons): said to the player who
-    # made it; %(name)s is another player, %(card)s a card with its article
+    # made it, when they read it; %(name)s is another player, %(card)s a
+    # card with its article
     "analysis_reason_sweep": sentence(
         "Dejaste la mesa en %(sum)s: %(name)s la barría con un %(value)s, y la probabilidad "
         "de que tuviera uno era del %(percent)s %%."
@@ -132,6 +133,35 @@ ANALYSIS: Final = {
         "Lo que más pesó: %(line)s (%(cost)s puntos).",
         by="cost",
     ),
+    # -- The same reasons said of the player who made the play (%(who)s),
+    # to anyone else: another seat, a spectator, the command line
+    # (wording.say_reason picks them; the API's codes are the ones above).
+    # The leftover's and the line's name nobody as «you»: they have none.
+    "analysis_about_sweep": sentence(
+        "%(who)s dejó la mesa en %(sum)s: %(name)s la barría con un %(value)s, y la "
+        "probabilidad de que tuviera uno era del %(percent)s %%."
+    ),
+    "analysis_about_missed_escoba": sentence("%(who)s podía llevarse toda la mesa: ¡ESCOBA!"),
+    "analysis_about_claim_left": sentence(
+        "%(who)s dejó %(card)s, que hacía 15 con la mesa: %(name)s podía LLEVAR EL 15."
+    ),
+    "analysis_about_cards": counted(
+        "%(who)s se llevó %(took)s carta donde podía llevarse %(could)s.",
+        "%(who)s se llevó %(took)s cartas donde podía llevarse %(could)s.",
+        by="took",
+    ),
+    "analysis_about_diamonds": counted(
+        "%(who)s se llevó %(took)s carta de %(suit)s donde podía llevarse %(could)s.",
+        "%(who)s se llevó %(took)s cartas de %(suit)s donde podía llevarse %(could)s.",
+        by="took",
+    ),
+    "analysis_about_sevens": counted(
+        "%(who)s se llevó %(took)s siete donde podía llevarse %(could)s.",
+        "%(who)s se llevó %(took)s sietes donde podía llevarse %(could)s.",
+        by="took",
+    ),
+    "analysis_about_left_card": sentence("%(who)s dejó %(card)s en la mesa."),
+    "analysis_about_missed_card": sentence("%(who)s podía llevarse %(card)s."),
     # the scoring lines, as a sentence names them (%(suit)s «oros»,
     # «diamantes»; the 7 of diamonds is named by its card's words)
     "analysis_line_escobas": sentence("las escobas"),

@@ -206,7 +206,7 @@ def round_block(
         names = read.names
         found = next((s for s in analysis.steps if s.step == step), None)
         if found is not None:
-            words = step_words(found, names, lang, design, robot=robot)
+            words = step_words(found, names, lang, design, robot=robot, viewer=read.viewer)
             rest = (words.best, words.exact, words.expected)
             verdict = StepVerdict(
                 mark=found.mark if words.mark is not None else None,

@@ -527,7 +527,7 @@ def _analysis_block(
 ) -> RoundAnalysisBlock | None:
     """The replay's analysis block; None where there is none to tell."""
     try:
-        read = here.service.round_analysis(here.invite, round_number, game)
+        read = here.service.round_analysis(here.invite, round_number, game, here.token)
     except ServiceError:
         return None
     return round_block(read, step, here.design, here.lang, base)
@@ -551,7 +551,7 @@ def round_analysis_response(
     if round_number is None or step is None:
         return _not_found(here, "no_round")
     try:
-        read = here.service.round_analysis(here.invite, round_number, game)
+        read = here.service.round_analysis(here.invite, round_number, game, here.token)
     except ServiceError as exc:
         return _refused(here, exc)
     base = game_base(here.invite, game)

@@ -59,7 +59,8 @@ from escoba.engine import Action, GameState, Phase, RecordError, RoundSummary
 from escoba.web.base.errors import Conflict, NotFound
 from escoba.web.base.models import RoundAnalysisRow
 from escoba.web.table.command_path import AfterOnly, Change
-from escoba.web.table.history import GameHistory
+from escoba.web.table.history import GameHistory, PlayedGame
+from escoba.web.table.store import Credential, find_seat
 
 log = logging.getLogger("escoba.analyses")
 
@@ -105,6 +106,17 @@ class AnalysisRead:
     analysis: RoundAnalysis | None
     names: tuple[str, ...]  # by engine seat
     robots: frozenset[int]
+    # the engine seat of who reads it in that game (None: a spectator, the
+    # API): the reasons of its own plays speak to it, the others' of them
+    viewer: int | None = None
+
+
+def viewer_seat(played: PlayedGame, token: Credential) -> int | None:
+    """The engine seat `token` played in game `played`, if any."""
+    seat = find_seat(played.table.seats, token)
+    if seat is None or seat.position not in played.positions:
+        return None
+    return played.positions.index(seat.position)
 
 
 class Analyses(GameHistory):
@@ -231,12 +243,15 @@ class Analyses(GameHistory):
     # ------------------------------------------------------------------
     # Reads
 
-    def round_analysis(self, invite: str, number: int, game: int | None = None) -> AnalysisRead:
+    def round_analysis(
+        self, invite: str, number: int, game: int | None = None, viewer: Credential = None
+    ) -> AnalysisRead:
         """The analysis of round `number` of game `game` (None: the game in
         play): a finished round's (queued again if its row is missing: a
         round finished before the analysis existed); Conflict for the round
         in play; else NotFound (`no_such_game` for a game the table never
-        reached)."""
+        reached). `viewer`: who reads it (a seat's token or held seat), to
+        know their seat in that game."""
         with self.db.snapshot() as conn:
             played = self._game_of(conn, invite, game)
             table, state = played.table, played.state
@@ -268,6 +283,7 @@ class Analyses(GameHistory):
             analysis=analysis,
             names=played.names,
             robots=played.robots,
+            viewer=viewer_seat(played, viewer),
         )
 
     def game_analyses(self, invite: str, game: int | None = None) -> tuple[AnalysisRead, ...]:

@@ -115,7 +115,9 @@ class ReasonValuesOut(Out):
 class ReasonOut(Out):
     """Why the play cost: a code of the words' catalog (`escoba.words`, in
     es, pt_BR and en on the pages) with its values, on the scoring line
-    whose cost it explains."""
+    whose cost it explains. The code's words speak to the player who made
+    the play («Dejaste…»); to anyone else the pages say them of the step's
+    `seat` by name («Tito dejó…»), with the same values."""
 
     code: ReasonCode
     line: LineName
