@@ -209,3 +209,18 @@ def shot(page: Page, name: str, full_page: bool = False) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page, animations="disabled")
     return path
+
+
+#: whatever sticks out of the page's width (a card row, a table, a long word)
+WIDER_THAN_PAGE = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll('main *')) {
+    const box = el.getBoundingClientRect();
+    if (box.width && (box.right > width + 1 || box.left < -1)) {
+      const where = Math.round(box.left) + '..' + Math.round(box.right);
+      out.push(el.tagName + '.' + el.className + ' ' + where);
+    }
+  }
+  return out.slice(0, 5);
+}"""

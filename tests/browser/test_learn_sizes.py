@@ -16,6 +16,7 @@ if MISSING:
 from playwright.sync_api import Browser, expect
 
 from .conftest import new_context
+from .helpers import WIDER_THAN_PAGE
 
 pytestmark = pytest.mark.browser
 
@@ -28,19 +29,6 @@ LANGUAGES = {
     "pt-BR": ("pt-BR", None),
     "en-US": ("en", None),
 }
-
-#: whatever sticks out of the page's width
-_WIDER = """() => {
-  const width = document.documentElement.clientWidth;
-  const out = [];
-  for (const el of document.querySelectorAll('main *')) {
-    const box = el.getBoundingClientRect();
-    if (box.width && (box.right > width + 1 || box.left < -1)) {
-      out.push(el.tagName + '.' + el.className + ' ' + Math.round(box.left) + '..' + Math.round(box.right));
-    }
-  }
-  return out.slice(0, 5);
-}"""
 
 
 @pytest.mark.parametrize(
@@ -56,7 +44,7 @@ def test_the_rules_and_the_lesson_fit_in_every_language(
             page.goto(server.url + path)
             assert page.locator("html").get_attribute("lang") == html_lang, (locale, path)
             expect(page.locator("h1").first).to_be_visible()
-            assert page.evaluate(_WIDER) == [], (locale, path)
+            assert page.evaluate(WIDER_THAN_PAGE) == [], (locale, path)
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
             if path == "/reglas" and heading:
                 expect(page.locator("h1").first).to_have_text(heading)

@@ -16,21 +16,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-from .helpers import check_axe, shot  # noqa: E402
-
-#: whatever sticks out of the page's width (a card row, a table, a long word)
-_WIDER = """() => {
-  const width = document.documentElement.clientWidth;
-  const out = [];
-  for (const el of document.querySelectorAll('main *')) {
-    const box = el.getBoundingClientRect();
-    if (box.width && (box.right > width + 1 || box.left < -1)) {
-      const where = Math.round(box.left) + '..' + Math.round(box.right);
-      out.push(el.tagName + '.' + el.className + ' ' + where);
-    }
-  }
-  return out.slice(0, 5);
-}"""
+from .helpers import WIDER_THAN_PAGE, check_axe, shot  # noqa: E402
 
 
 def test_a_summary_line_leads_to_its_rule_on_a_phone(server: LiveServer, phone: Page) -> None:
@@ -42,7 +28,7 @@ def test_a_summary_line_leads_to_its_rule_on_a_phone(server: LiveServer, phone: 
     values = phone.locator(".rules-values li")
     expect(values).to_have_count(10)
     expect(values.first.locator("svg")).to_have_attribute("data-card-design", "french")
-    assert phone.evaluate(_WIDER) == []
+    assert phone.evaluate(WIDER_THAN_PAGE) == []
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, "rules-phone")
     check_axe(phone, "the rules page")
