@@ -31,9 +31,15 @@ def decode_news(payload: str) -> tuple[int, int, str] | None:
         return None
 
 
+#: the longest pause between two tries to reconnect: a bus back is heard
+#: again within about this long (and its missed news read: live/resync.py)
+MAX_PAUSE = 2.0
+
+
 class ListenerThread(ABC):
     """A daemon thread that keeps a subscription open, reconnecting with a
-    growing pause after a failure."""
+    growing pause after a failure. `state` hears each change: True once
+    it listens (again), False when it lost its connection."""
 
     def __init__(self, name: str) -> None:
         self.origin = secrets.token_hex(8)
@@ -41,10 +47,17 @@ class ListenerThread(ABC):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._receive: Callable[[int, int], None] = lambda table_id, version: None
+        self._state: Callable[[bool], None] = lambda listening: None
         self.connected = threading.Event()
 
-    def start(self, receive: Callable[[int, int], None]) -> None:
+    def start(
+        self,
+        receive: Callable[[int, int], None],
+        state: Callable[[bool], None] | None = None,
+    ) -> None:
         self._receive = receive
+        if state is not None:
+            self._state = state
         self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
         self._thread.start()
 
@@ -57,6 +70,23 @@ class ListenerThread(ABC):
     @property
     def healthy(self) -> bool:
         return self.connected.is_set()
+
+    @property
+    def listening(self) -> bool:
+        """News from the other processes is heard right now."""
+        return self.connected.is_set()
+
+    def _listening(self) -> None:
+        """From `_listen`, once the subscription is in place: what is
+        published from now on is heard; what came before, a resync reads."""
+        self.connected.set()
+        self._tell(True)
+
+    def _tell(self, listening: bool) -> None:
+        try:
+            self._state(listening)
+        except Exception:
+            log.exception("live listener state hook failed")
 
     def _handle(self, payload: str) -> None:
         decoded = decode_news(payload)
@@ -77,9 +107,13 @@ class ListenerThread(ABC):
                     return
                 log.warning("live listener lost its connection; reconnecting", exc_info=True)
             finally:
+                was = self.connected.is_set()
                 self.connected.clear()
+            if was and not self._stop.is_set():
+                pause = 0.1  # it had listened: the first try again at once
+                self._tell(False)
             self._stop.wait(pause)
-            pause = min(pause * 2, 5.0)
+            pause = min(pause * 2, MAX_PAUSE)
 
     @abstractmethod
     def _listen(self) -> None:
