@@ -27,6 +27,9 @@ from escoba.web.live.streams import Broker
 
 log = logging.getLogger("escoba.live")
 
+#: the pauses between the tries of a resynchronisation the database failed
+RESYNC_RETRIES = (0.5, 1.0, 2.0, 4.0)
+
 #: the versions of these tables now (escoba.web.table.reads.table_versions)
 Versions = Callable[[list[int]], dict[int, int]]
 
@@ -77,9 +80,19 @@ class Resync:
 
     def _resync(self) -> None:
         self.resyncs += 1
-        task = asyncio.get_running_loop().create_task(self.catch_up())
+        task = asyncio.get_running_loop().create_task(self._resync_tries())
         self._running.add(task)
         task.add_done_callback(self._running.discard)
+
+    async def _resync_tries(self) -> int:
+        """A resynchronisation, tried again a few times while the database
+        does not answer (it may come back just after the bus)."""
+        for pause in RESYNC_RETRIES:
+            caught = await self.catch_up()
+            if not self._failing:
+                return caught
+            await asyncio.sleep(pause)
+        return await self.catch_up()
 
     async def _tick(self) -> None:
         while True:

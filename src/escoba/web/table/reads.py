@@ -80,5 +80,6 @@ def table_versions(db: Database, table_ids: list[int]) -> dict[int, int]:
     with db.snapshot() as conn:
         for start in range(0, len(table_ids), VERSIONS_CHUNK):
             chunk = table_ids[start : start + VERSIONS_CHUNK]
-            found.update(conn.execute(_VERSIONS, {"ids": chunk}).tuples())
+            for table_id, version in conn.execute(_VERSIONS, {"ids": chunk}):
+                found[table_id] = version
     return found
