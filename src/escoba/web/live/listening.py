@@ -49,6 +49,8 @@ class ListenerThread(ABC):
         self._receive: Callable[[int, int], None] = lambda table_id, version: None
         self._state: Callable[[bool], None] = lambda listening: None
         self.connected = threading.Event()
+        #: set when a try failed, until the subscription is in place again
+        self._deaf = threading.Event()
 
     def start(
         self,
@@ -73,13 +75,16 @@ class ListenerThread(ABC):
 
     @property
     def listening(self) -> bool:
-        """News from the other processes is heard right now."""
-        return self.connected.is_set()
+        """News from the other processes is heard (False from a failed try,
+        the connection lost or never made, until it listens again; not
+        before its first try, a few milliseconds at start-up)."""
+        return not self._deaf.is_set()
 
     def _listening(self) -> None:
         """From `_listen`, once the subscription is in place: what is
         published from now on is heard; what came before, a resync reads."""
         self.connected.set()
+        self._deaf.clear()
         self._tell(True)
 
     def _tell(self, listening: bool) -> None:
@@ -109,8 +114,12 @@ class ListenerThread(ABC):
             finally:
                 was = self.connected.is_set()
                 self.connected.clear()
-            if was and not self._stop.is_set():
+            if self._stop.is_set():
+                return
+            if was:
                 pause = 0.1  # it had listened: the first try again at once
+            if not self._deaf.is_set():
+                self._deaf.set()
                 self._tell(False)
             self._stop.wait(pause)
             pause = min(pause * 2, MAX_PAUSE)
