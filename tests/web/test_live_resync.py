@@ -227,3 +227,25 @@ def test_a_page_does_not_count_as_watching_while_its_process_does_not_hear_the_b
     eva_seat = seat_id(client, other)
     with watching.watch(eva_seat), service_of(client).db.snapshot() as conn:
         assert watching.watched(conn, [eva_seat]) == set()  # opened while deaf
+
+
+def test_the_apps_pages_count_as_watching_only_while_its_bridge_listens(
+    tmp_path: Path,
+) -> None:
+    """build_core wires the watching marks to the hub's bridge: a listener
+    whose try failed makes its process's pages not watching."""
+    from escoba.web.app import build_core
+    from escoba.web.base.settings import Settings
+
+    url = f"sqlite:///{tmp_path / 'wired.db'}"
+    core = build_core(Settings(database_url=url, secret_key="test-secret", push_processes=0))
+    try:
+        bridge = core.hub.bridge
+        assert isinstance(bridge, SqliteWatch)  # SQLite's own bus
+        assert core.dispatcher.watching.hearing()
+        bridge._deaf.set()  # what a failed try leaves until it listens again
+        assert not core.hub.listening
+        assert not core.dispatcher.watching.hearing()
+        assert core.hub.resync is not None and core.hub.resync.every == 10.0
+    finally:
+        core.close()
