@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.web.own_servers import OwnPostgres, OwnRedis
 from tests.web.servers import Listener, Server, servers, wait_until
-from tests.web.test_bus_outage import Game, _live_ok, _ok
+from tests.web.test_bus_outage import Game, _ok, lost_bus
 
 ARRIVAL = 60.0
 ENV = {"ESCOBA_LIVE_CHECK_SECONDS": "0"}
@@ -58,12 +58,13 @@ def postgres_rounds(rounds: int, logs: Path) -> list[float]:
             wait_until(lambda: b.live_connections() >= 1, 10)
             times = []
             for _ in range(rounds):
+                lost = lost_bus(b)
                 pg.sql('ALTER DATABASE "escoba_bench_bus" ALLOW_CONNECTIONS false')
                 pg.sql(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = 'escoba_bench_bus' AND query LIKE 'LISTEN%'"
                 )
-                wait_until(lambda: _live_ok(b) is False, 10)
+                wait_until(lambda lost=lost: lost_bus(b) > lost, 10)
                 _moved(game)
                 pg.sql('ALTER DATABASE "escoba_bench_bus" ALLOW_CONNECTIONS true')
                 back = time.monotonic()
@@ -71,7 +72,6 @@ def postgres_rounds(rounds: int, logs: Path) -> list[float]:
                 if arrived is None:
                     raise RuntimeError("the move never arrived")
                 times.append(arrived - back)
-                wait_until(lambda: _live_ok(b) is True, 10)
             listener.close()
             return times
     finally:
@@ -93,8 +93,9 @@ def redis_rounds(rounds: int, logs: Path) -> list[float]:
             wait_until(lambda: b.live_connections() >= 1, 10)
             times = []
             for _ in range(rounds):
+                lost = lost_bus(b)
                 redis.stop()
-                wait_until(lambda: _live_ok(b) is False, 10)
+                wait_until(lambda lost=lost: lost_bus(b) > lost, 10)
                 _ok(game.move(a))
                 redis.start()
                 back = time.monotonic()
@@ -102,7 +103,6 @@ def redis_rounds(rounds: int, logs: Path) -> list[float]:
                 if arrived is None:
                     raise RuntimeError("the move never arrived")
                 times.append(arrived - back)
-                wait_until(lambda: _live_ok(b) is True, 10)
             listener.close()
             return times
     finally:
