@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from contextlib import suppress
 
 from escoba.web.live.streams import Broker
 
@@ -73,10 +74,11 @@ class Resync:
         loop = self._loop
         if loop is None or loop.is_closed():
             return
-        if listening:
-            loop.call_soon_threadsafe(self._resync)
-        for hook in self.on_state:
-            loop.call_soon_threadsafe(loop.run_in_executor, None, _guarded, hook, listening)
+        with suppress(RuntimeError):  # the loop closed meanwhile (the app stopping)
+            if listening:
+                loop.call_soon_threadsafe(self._resync)
+            for hook in self.on_state:
+                loop.call_soon_threadsafe(loop.run_in_executor, None, _guarded, hook, listening)
 
     def _resync(self) -> None:
         self.resyncs += 1
