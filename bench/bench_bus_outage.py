@@ -2,7 +2,7 @@
 way news crosses processes comes back (issue 37, point 1).
 
     .venv/bin/python bench/bench_bus_outage.py --bus postgres --rounds 5
-    .venv/bin/python bench/bench_bus_outage.py --bus redis --rounds 5
+    .venv/bin/python bench/bench_bus_outage.py --bus redis --rounds 5 --outage 8
 
 Two app processes (uvicorn) on servers of the benchmark's own
 (tests/web/own_servers.py), a stream held open on the second, the periodic
@@ -10,11 +10,12 @@ check off (ESCOBA_LIVE_CHECK_SECONDS=0: the reconnection alone). Each round:
 
 - postgres: new connections refused (ALLOW_CONNECTIONS false) and both
   processes' LISTEN backends terminated; a move through the first process
-  (its NOTIFY reaches nobody); connections allowed again: the time from
-  then until the stream on the second process has the move;
+  (its NOTIFY reaches nobody); `--outage` seconds later connections are
+  allowed again: the time from then until the stream on the second
+  process has the move;
 - redis: redis-server killed; a move through the first process (published
-  to nobody); redis-server started again on its port: the time from then
-  until the stream has the move.
+  to nobody); `--outage` seconds later redis-server is started again on
+  its port: the time from then until the stream has the move.
 
 Prints one markdown row per bus and the JSON.
 """
@@ -47,7 +48,7 @@ def _moved(game: Game) -> None:
     raise RuntimeError("no move was accepted")
 
 
-def postgres_rounds(rounds: int, logs: Path) -> list[float]:
+def postgres_rounds(rounds: int, logs: Path, outage: float) -> list[float]:
     pg = OwnPostgres()
     pg.start()
     try:
@@ -66,6 +67,7 @@ def postgres_rounds(rounds: int, logs: Path) -> list[float]:
                 )
                 wait_until(lambda lost=lost: lost_bus(b) > lost, 10)
                 _moved(game)
+                time.sleep(outage)
                 pg.sql('ALTER DATABASE "escoba_bench_bus" ALLOW_CONNECTIONS true')
                 back = time.monotonic()
                 arrived = listener.wait_for(game.version, back + ARRIVAL)
@@ -78,7 +80,7 @@ def postgres_rounds(rounds: int, logs: Path) -> list[float]:
         pg.destroy()
 
 
-def redis_rounds(rounds: int, logs: Path) -> list[float]:
+def redis_rounds(rounds: int, logs: Path, outage: float) -> list[float]:
     redis = OwnRedis()
     redis.start()
     try:
@@ -97,6 +99,7 @@ def redis_rounds(rounds: int, logs: Path) -> list[float]:
                 redis.stop()
                 wait_until(lambda lost=lost: lost_bus(b) > lost, 10)
                 _ok(game.move(a))
+                time.sleep(outage)
                 redis.start()
                 back = time.monotonic()
                 arrived = listener.wait_for(game.version, back + ARRIVAL)
@@ -113,18 +116,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bus", choices=["postgres", "redis"], required=True)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--outage", type=float, default=0.0, help="seconds the bus stays away after the move"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="escoba-bench-bus-") as tmp:
         run = postgres_rounds if args.bus == "postgres" else redis_rounds
-        times = run(args.rounds, Path(tmp))
+        times = run(args.rounds, Path(tmp), args.outage)
     result = {
         "bus": args.bus,
+        "outage_s": args.outage,
         "rounds": len(times),
         "median_s": round(statistics.median(times), 2),
         "max_s": round(max(times), 2),
         "all_s": [round(t, 2) for t in times],
     }
-    print(f"| {args.bus} | {len(times)} | {result['median_s']} s | {result['max_s']} s |")
+    row = [args.bus, f"{args.outage:g} s", len(times), f"{result['median_s']} s"]
+    print("| " + " | ".join(map(str, [*row, f"{result['max_s']} s"])) + " |")
     print(json.dumps(result))
 
 
