@@ -11,6 +11,7 @@ import random
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 import anyio.to_thread
@@ -49,6 +50,7 @@ from escoba.web.html.rules_routes import router as rules_router
 from escoba.web.html.story_routes import router as story_router
 from escoba.web.live.bridges import Hub, make_bridge
 from escoba.web.live.my_tables_live import DeviceNews
+from escoba.web.live.resync import Resync
 from escoba.web.live.streams import Broker, close_on_exit_signals
 from escoba.web.notices.dispatch import Dispatcher
 from escoba.web.notices.email.channel import EmailChannel
@@ -58,6 +60,7 @@ from escoba.web.table.analyses import AnalysisRunner
 from escoba.web.table.command_path import RobotBrain
 from escoba.web.table.devices import Devices
 from escoba.web.table.notice import Channel
+from escoba.web.table.reads import table_versions
 from escoba.web.table.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.table.service import TableService
 from escoba.words import say
@@ -141,13 +144,18 @@ def build_core(
     if migrate:
         db.migrate()
     broker = Broker(streams_per_client=settings.live_streams_per_ip)
-    hub = Hub(broker, make_bridge(settings.live, settings.sqlalchemy_url, settings.redis_url))
+    resync = Resync(broker, partial(table_versions, db), settings.live_check_seconds)
+    bridge = make_bridge(settings.live, settings.sqlalchemy_url, settings.redis_url)
+    hub = Hub(broker, bridge, resync)
     service = TableService(db, settings, clock or SystemClock(), hub, brain=brain, rng=rng)
     secret = settings.secret_key or db.secret("cookie")
     push = PushChannel(db, settings, service.clock, Vapid.from_settings(settings, db))
     if channels is None:
         channels = make_channels(settings, service, secret, push)
     dispatcher = Dispatcher(service, channels)
+    # a page counts as watching only while this process hears its table's news
+    dispatcher.watching.hearing = lambda: hub.listening
+    resync.on_state.append(lambda listening: dispatcher.watching.renew())
     service.after_commit.add(dispatcher)
     return Core(settings, db, broker, hub, service, dispatcher, secret, push)
 

@@ -95,6 +95,13 @@ class Settings(BaseSettings):
         description="Who may read /metrics: off, client networks (127.0.0.1/32,10.0.0.0/8) "
         "or token:SECRET (a bearer token).",
     )
+    live_check_seconds: float = Field(
+        default=10.0,
+        ge=0,
+        description="How often each process reads the versions of the tables its live "
+        "streams follow and sends what they missed (0: never; a bridge's reconnection "
+        "still does).",
+    )
     rate_limits: bool = Field(default=True, description="Refuse floods with 429.")
     rate_window_seconds: int = Field(default=60, description="The window rate limits count in.")
     rate_join_per_ip: int = Field(default=30, description="Tables made or joined per IP.")

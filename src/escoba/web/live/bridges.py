@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from sqlalchemy import Connection
 
 from escoba.web.live.listening import CHANNEL, ListenerThread, encode_news
+from escoba.web.live.resync import Resync
 from escoba.web.live.streams import Broker, acting
 from escoba.web.table.command_path import Change
 
@@ -32,7 +33,11 @@ class Bridge(Protocol):
 
     name: str
 
-    def start(self, receive: Callable[[int, int], None]) -> None: ...
+    def start(
+        self,
+        receive: Callable[[int, int], None],
+        state: Callable[[bool], None] | None = None,
+    ) -> None: ...
 
     def announce(self, conn: Connection, table_id: int, version: int) -> None: ...
 
@@ -43,22 +48,43 @@ class Bridge(Protocol):
     @property
     def healthy(self) -> bool: ...
 
+    @property
+    def listening(self) -> bool: ...
+
 
 class Hub:
     """The live updates' listener of the commit hook: local streams hear at
-    once; the bridge, if any, tells the other processes."""
+    once; the bridge, if any, tells the other processes, and `resync` makes
+    up from the database what the bridge lost (live/resync.py)."""
 
-    def __init__(self, broker: Broker, bridge: Bridge | None = None) -> None:
+    def __init__(
+        self, broker: Broker, bridge: Bridge | None = None, resync: Resync | None = None
+    ) -> None:
         self.broker = broker
         self.bridge = bridge
+        self.resync = resync
 
     def start(self) -> None:
+        """From the event loop, once the broker is bound."""
+        loop = self.broker.loop
+        if self.resync is not None and loop is not None and self.bridge is not None:
+            self.resync.backend = self.bridge.name
+            self.resync.start(loop)
         if self.bridge is not None:
-            self.bridge.start(self.broker.publish)
+            state = None if self.resync is None else self.resync.bus_state
+            self.bridge.start(self.broker.publish, state)
 
     def stop(self) -> None:
+        if self.resync is not None:
+            self.resync.stop()
         if self.bridge is not None:
             self.bridge.stop()
+
+    @property
+    def listening(self) -> bool:
+        """Every page of this process hears its table's news now (no bridge:
+        one process, whose own news needs none)."""
+        return self.bridge is None or self.bridge.listening
 
     # the commit hook's first listener (escoba.web.table.command_path.CommitHook)
 
@@ -115,7 +141,7 @@ class PostgresBridge(ListenerThread):
 
         with psycopg.connect(self._dsn, autocommit=True) as conn:
             conn.execute(f"LISTEN {CHANNEL}")
-            self.connected.set()
+            self._listening()
             while not self._stop.is_set():
                 for note in conn.notifies(timeout=self.wait):
                     if self._stop.is_set():
@@ -146,26 +172,43 @@ class PostgresBridge(ListenerThread):
 
 class RedisBridge(ListenerThread):
     """Redis pub/sub, for SQLite with several processes on one machine, or
-    to keep the notifications off the database."""
+    to keep the notifications off the database. The listener does not let
+    the client reconnect by itself (it would do it silently, and what was
+    published meanwhile would be lost unseen): a lost connection ends
+    `_listen`, and the next subscription resynchronises. A publish fails
+    fast while Redis is away (it runs after a command's commit, on the
+    event loop) and retries once, for a pooled connection that died with a
+    restarted server."""
 
     name = "redis"
+    #: seconds to reach Redis, or for it to answer, before a publish fails
+    timeout = 1.0
 
     def __init__(self, url: str) -> None:
         super().__init__("escoba-live-redis")
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
-        self._client = redis.Redis.from_url(url)
+        quick = {"socket_connect_timeout": self.timeout, "socket_timeout": self.timeout}
+        self._client = redis.Redis.from_url(url, retry=Retry(NoBackoff(), 1), **quick)
+        self._listener = redis.Redis.from_url(
+            url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=self.timeout
+        )
         self._pubsub: Any = None
 
     def _listen(self) -> None:
-        pubsub = self._client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        pubsub = self._listener.pubsub()  # type: ignore[no-untyped-call]
         self._pubsub = pubsub
         try:
             pubsub.subscribe(CHANNEL)
-            self.connected.set()
             while not self._stop.is_set():
                 message = pubsub.get_message(timeout=0.5)
-                if message is not None and message.get("type") == "message":
+                if message is None:
+                    continue
+                if message.get("type") == "subscribe":
+                    self._listening()  # Redis confirmed: heard from now on
+                elif message.get("type") == "message":
                     data = message["data"]
                     self._handle(data.decode() if isinstance(data, bytes) else str(data))
         finally:
@@ -181,8 +224,9 @@ class RedisBridge(ListenerThread):
 
     def stop(self) -> None:
         super().stop()
-        with suppress(Exception):
-            self._client.close()
+        for client in (self._client, self._listener):
+            with suppress(Exception):
+                client.close()
 
 
 def _libpq_dsn(url: str) -> str:

@@ -33,28 +33,15 @@ def decode_news(payload: str) -> tuple[int, int, str] | None:
         return None
 
 
-class _Connected(threading.Event):
-    """A listener's «connected» flag that tells the metrics of each change
-    (`escoba_bus_up`: web/base/metrics.py)."""
-
-    def __init__(self, backend: Callable[[], str]) -> None:
-        super().__init__()
-        self._backend = backend
-
-    def set(self) -> None:
-        super().set()
-        metrics.bus_state(self._backend(), True)
-
-    def clear(self) -> None:
-        was = self.is_set()
-        super().clear()
-        if was:
-            metrics.bus_state(self._backend(), False)
+#: the longest pause between two tries to reconnect: a bus back is heard
+#: again within about this long (and its missed news read: live/resync.py)
+MAX_PAUSE = 2.0
 
 
 class ListenerThread(ABC):
     """A daemon thread that keeps a subscription open, reconnecting with a
-    growing pause after a failure."""
+    growing pause after a failure. `state` hears each change: True once
+    it listens (again), False when it lost its connection."""
 
     def __init__(self, name: str) -> None:
         self.origin = secrets.token_hex(8)
@@ -62,12 +49,20 @@ class ListenerThread(ABC):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._receive: Callable[[int, int], None] = lambda table_id, version: None
-        # set by each bridge's `_listen` once it listens, cleared when it stops
-        self.connected: threading.Event = _Connected(lambda: getattr(self, "name", name))
+        self._state: Callable[[bool], None] = lambda listening: None
+        self.connected = threading.Event()
+        #: set when a try failed, until the subscription is in place again
+        self._deaf = threading.Event()
 
-    def start(self, receive: Callable[[int, int], None]) -> None:
+    def start(
+        self,
+        receive: Callable[[int, int], None],
+        state: Callable[[bool], None] | None = None,
+    ) -> None:
         self._receive = receive
-        metrics.bus_state(getattr(self, "name", self._name), False)  # until it listens
+        if state is not None:
+            self._state = state
+        metrics.bus_state(self._backend, False)  # until it listens
         self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
         self._thread.start()
 
@@ -80,6 +75,32 @@ class ListenerThread(ABC):
     @property
     def healthy(self) -> bool:
         return self.connected.is_set()
+
+    @property
+    def listening(self) -> bool:
+        """News from the other processes is heard (False from a failed try,
+        the connection lost or never made, until it listens again; not
+        before its first try, a few milliseconds at start-up)."""
+        return not self._deaf.is_set()
+
+    def _listening(self) -> None:
+        """From `_listen`, once the subscription is in place: what is
+        published from now on is heard; what came before, a resync reads."""
+        self.connected.set()
+        self._deaf.clear()
+        self._tell(True)
+
+    @property
+    def _backend(self) -> str:
+        """The bus's name in the metrics (`escoba_bus_up{backend}`)."""
+        return str(getattr(self, "name", self._name))
+
+    def _tell(self, listening: bool) -> None:
+        metrics.bus_state(self._backend, listening)
+        try:
+            self._state(listening)
+        except Exception:
+            log.exception("live listener state hook failed")
 
     def _handle(self, payload: str) -> None:
         decoded = decode_news(payload)
@@ -100,9 +121,17 @@ class ListenerThread(ABC):
                     return
                 log.warning("live listener lost its connection; reconnecting", exc_info=True)
             finally:
+                was = self.connected.is_set()
                 self.connected.clear()
+            if self._stop.is_set():
+                return
+            if was:
+                pause = 0.1  # it had listened: the first try again at once
+            if not self._deaf.is_set():
+                self._deaf.set()
+                self._tell(False)
             self._stop.wait(pause)
-            pause = min(pause * 2, 5.0)
+            pause = min(pause * 2, MAX_PAUSE)
 
     @abstractmethod
     def _listen(self) -> None:

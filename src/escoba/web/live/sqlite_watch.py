@@ -55,7 +55,7 @@ class SqliteWatch(ListenerThread):
             seen = _data_version(conn)
             last_log = _scalar(conn, "SELECT COALESCE(MAX(id), 0) FROM action_log")
             last_chat = _scalar(conn, "SELECT COALESCE(MAX(id), 0) FROM chat")
-            self.connected.set()
+            self._listening()
             while not self._stop.wait(self._poll):
                 version = _data_version(conn)
                 if version == seen:

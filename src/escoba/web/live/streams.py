@@ -93,6 +93,13 @@ class Broker:
         self._per_client: dict[str, int] = {}
         self._streams_per_client = streams_per_client
         self._closed = False
+        #: the newest version each followed table's streams were told of (or
+        #: shown when they opened): what a resynchronisation compares with
+        self._told: dict[int, int] = {}
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        return self._loop
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """From the event loop, at start-up."""
@@ -115,6 +122,8 @@ class Broker:
         stream runs in the order it was woken): on the loop's next turn, so
         that its command's own answer (`Visit.answer`, which lets the loop
         run the others' first) is made before them."""
+        if table_id in self._subscribers:
+            self._told[table_id] = max(version, self._told.get(table_id, 0))
         actor = ACTING.get()
         later = []
         for sub in self._subscribers.get(table_id, ()):
@@ -130,6 +139,32 @@ class Broker:
                 loop.call_soon(sub.wake.set)
             else:
                 sub.wake.set()
+
+    def shown(self, table_id: int, version: int) -> None:
+        """A stream of `table_id` opened on a page of `version` (on the loop)."""
+        if table_id in self._subscribers:
+            self._told[table_id] = max(version, self._told.get(table_id, 0))
+
+    def followed(self) -> list[int]:
+        """The tables this process's streams follow (a device's channel,
+        below zero, is no table)."""
+        return sorted(t for t in self._subscribers if t > 0)
+
+    def catch_up(self, versions: dict[int, int]) -> int:
+        """On the loop: each followed table whose version in `versions` (the
+        database's, now) is newer than its streams were told is delivered;
+        how many. A table whose streams were told nothing yet (a list's, «Mis
+        mesas») is delivered once: such streams compare for themselves."""
+        caught = 0
+        for table_id, version in versions.items():
+            if table_id not in self._subscribers:
+                continue
+            told = self._told.get(table_id)
+            if told is None or version > told:
+                self.deliver(table_id, version)
+                self._told[table_id] = max(version, told or 0)
+                caught += 1 if told is not None else 0
+        return caught
 
     @property
     def connections(self) -> int:
@@ -168,6 +203,7 @@ class Broker:
             subs.discard(sub)
             if not subs:
                 del self._subscribers[table_id]
+                self._told.pop(table_id, None)
 
     def attach_many(
         self, table_ids: Iterable[int], sub: Subscription | None = None
@@ -446,10 +482,17 @@ class LiveStream(EventStream):
 
     async def _table_events(self, receive: Any, send: Any) -> None:
         sub = self.broker.attach(self.table_id, self.seat)
-        if self.since is not None and self.current is not None:
+        if self.current is not None:
             # after attaching: a change from now on is heard anyway
-            now = self.current()
-            if now > self.since:
+            try:
+                now = self.current()
+            except Exception:
+                if self.since is not None:
+                    raise
+                now = -1  # the database away: the first resync tells the stream
+            else:
+                self.broker.shown(self.table_id, now)  # what a resync compares with
+            if self.since is not None and now > self.since:
                 sub.version = max(sub.version, now)
                 sub.pending = True
                 sub.wake.set()

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from escoba.engine import GameState, to_record
+from escoba.web.base.db import Database
 from escoba.web.base.errors import Conflict
-from escoba.web.base.models import ActionLogRow
+from escoba.web.base.models import ActionLogRow, TableRow
 from escoba.web.table.command_path import CommandPath
 from escoba.web.table.page_building import page_seat
 from escoba.web.table.pages import PageSeat
@@ -61,3 +62,24 @@ class Reads(CommandPath):
             ).all()
             session.expunge_all()
             return list(rows)
+
+
+#: Ids a statement of `table_versions` names at most (SQLite's old limit on
+#: a statement's parameters is 999): more tables take one statement a chunk.
+VERSIONS_CHUNK = 900
+_VERSIONS = select(TableRow.id, TableRow.version).where(
+    TableRow.id.in_(bindparam("ids", expanding=True))
+)
+
+
+def table_versions(db: Database, table_ids: list[int]) -> dict[int, int]:
+    """The version of each of these tables now, in one statement (a chunk
+    of `VERSIONS_CHUNK` ids each): what a process's live streams should
+    have been told (escoba.web.live.resync). A table that is gone is left out."""
+    found: dict[int, int] = {}
+    with db.snapshot() as conn:
+        for start in range(0, len(table_ids), VERSIONS_CHUNK):
+            chunk = table_ids[start : start + VERSIONS_CHUNK]
+            for table_id, version in conn.execute(_VERSIONS, {"ids": chunk}):
+                found[table_id] = version
+    return found

@@ -10,6 +10,12 @@ when the last stream of that seat in this process closes. The marks live in
 the database, so every process's dispatcher sees them. If another process
 removes a mark while this one still has a stream of that seat open, the
 next renewal puts it back.
+
+A page counts as watching only while it really hears its table: while this
+process's bridge to the others is down (`hearing` false: escoba.web.live),
+a move made elsewhere may not reach its pages, so their seats are not
+marked (the renewal removes their marks, and the bridge's state change
+renews at once) and the person gets the push or the e-mail.
 """
 
 from __future__ import annotations
@@ -47,6 +53,8 @@ class Watching:
         self._open: dict[int, int] = {}  # seat → its streams open here
         self._closed: set[int] = set()  # seats whose last stream closed during a renewal
         self._lock = threading.Lock()
+        #: this process's pages hear their tables' news now (the live bridge)
+        self.hearing: Callable[[], bool] = lambda: True
         insert = db.upsert(_W)
         self._mark_rows = insert.on_conflict_do_update(
             index_elements=[_W.c.seat_id], set_={"until": insert.excluded.until}
@@ -65,7 +73,7 @@ class Watching:
         with self._lock:
             count = self._open.get(seat_id, 0)
             self._open[seat_id] = count + 1
-        if count == 0:
+        if count == 0 and self.hearing():
             self._write(self._mark, [seat_id])
 
     def close(self, seat_id: int) -> None:
@@ -86,11 +94,15 @@ class Watching:
 
     def renew(self) -> None:
         """Every open seat's mark, one statement for all; a seat whose last
-        stream closed meanwhile is unmarked again."""
+        stream closed meanwhile is unmarked again. While the pages do not
+        hear their tables (`hearing`), every open seat is unmarked instead."""
         with self._lock:
             seats = sorted(self._open)
             self._closed.clear()
         if not seats:
+            return
+        if not self.hearing():
+            self._unmark(seats)
             return
         self._mark(seats)
         with self._lock:
