@@ -52,7 +52,7 @@ from escoba.analysis.model import (
     StepRef,
     Thresholds,
 )
-from escoba.analysis.reasons import PlayFacts, explain, holds_chance, play_facts
+from escoba.analysis.reasons import PlayFacts, explain, play_facts
 from escoba.analysis.rounds import (
     THRESHOLDS,
     Progress,
@@ -75,6 +75,7 @@ from escoba.analysis.wording import (
     say_step,
     step_words,
 )
+from escoba.bots.knowledge import holds_chance
 
 __all__ = [
     "FORMAT",

@@ -24,13 +24,12 @@ since the deal. `wording.say_coach` puts the facts in words.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import comb
 
 from escoba.analysis.model import Move
 from escoba.analysis.rounds import move_of
 from escoba.analysis.seeding import position_rng
 from escoba.bots.inference import PosteriorSampler, observations
-from escoba.bots.knowledge import Knowledge, knowledge
+from escoba.bots.knowledge import Knowledge, holds_chance, knowledge
 from escoba.engine.actions import Action, Claim
 from escoba.engine.captures import can_capture, capture_groups, index_groups
 from escoba.engine.cards import FIFTEEN, IS_DIAMOND, IS_SEVEN, SEVEN_OF_DIAMONDS, VALUE, Card
@@ -83,15 +82,6 @@ class CoachFacts:
     last_deal: bool
     last_play: bool
     leftover_seat: int | None
-
-
-def holds_chance(unseen: int, of_them: int, hand: int) -> float:
-    """The chance that a hand of `hand` cards dealt from `unseen` cards, of
-    which `of_them` are wanted, holds at least one of those."""
-    hand = min(hand, unseen)
-    if of_them <= 0 or hand <= 0:
-        return 0.0
-    return 1.0 - comb(unseen - of_them, hand) / comb(unseen, hand)
 
 
 def coach_facts(view: View, action: Action) -> CoachFacts:

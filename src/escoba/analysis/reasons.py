@@ -21,11 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import comb
 from typing import Final
 
 from escoba.analysis.model import LineCost, Reason, ReasonValue, figure
-from escoba.bots.knowledge import Knowledge, knowledge
+from escoba.bots.knowledge import Knowledge, holds_chance, knowledge
 from escoba.engine.actions import Action, Claim
 from escoba.engine.captures import can_capture
 from escoba.engine.cards import (
@@ -45,15 +44,6 @@ from escoba.engine.view import View
 #: share of the step's cost (the largest always).
 MOST_LINES: Final = 2
 SHARE: Final = 0.25
-
-
-def holds_chance(unseen: int, of_them: int, hand: int) -> float:
-    """The chance that a hand of `hand` cards dealt from `unseen` cards, of
-    which `of_them` are wanted, holds at least one of those."""
-    hand = min(hand, unseen)
-    if of_them <= 0 or hand <= 0:
-        return 0.0
-    return 1.0 - comb(unseen - of_them, hand) / comb(unseen, hand)
 
 
 @dataclass(frozen=True, slots=True)

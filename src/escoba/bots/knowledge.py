@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from math import comb
 
 from escoba.bots.sim import RoundSim
 from escoba.engine.view import View
@@ -102,3 +103,12 @@ def knowledge(v: View) -> Knowledge:
         deck_size=v.deck_size,
         base=sim,
     )
+
+
+def holds_chance(unseen: int, of_them: int, hand: int) -> float:
+    """The chance that a hand of `hand` cards dealt from `unseen` cards, of
+    which `of_them` are wanted, holds at least one of those."""
+    hand = min(hand, unseen)
+    if of_them <= 0 or hand <= 0:
+        return 0.0
+    return 1.0 - comb(unseen - of_them, hand) / comb(unseen, hand)
