@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_db_return.py --rounds 5
 
-On a PostgreSQL of its own (tests/own_servers.py: initdb and pg_ctl, as the
+On a PostgreSQL of its own (tests/web/own_servers.py: initdb and pg_ctl, as the
 `postgres` user when run as root), the app served by uvicorn in this
 process: a table is made, then each round stops the server (a fast
 shutdown: every connection cut), sends a command (503 busy, timed), starts
@@ -28,7 +28,7 @@ sys.path.insert(0, str(TESTS))
 
 from escoba.web.app import create_app  # noqa: E402
 from escoba.web.base.settings import Settings  # noqa: E402
-from own_servers import own_postgres  # noqa: E402
+from web.own_servers import own_postgres  # noqa: E402
 from web.servers import in_thread  # noqa: E402
 
 
@@ -40,7 +40,8 @@ def main() -> None:
     accepted_ms: list[float] = []
     failed_after = 0
     with own_postgres() as pg:
-        settings = Settings(database_url=pg.url, secret_key="bench", push_processes=0)
+        url = pg.create_database("escoba")
+        settings = Settings(database_url=url, secret_key="bench", push_processes=0)
         with in_thread(create_app(settings)) as base, httpx.Client(base_url=base) as http:
             r = http.post("/api/tables", json={"name": "Ana", "target": 21})
             invite, token = r.json()["invite"], r.json()["token"]

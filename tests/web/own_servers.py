@@ -1,9 +1,19 @@
-"""Servers a test starts, stops and restarts itself (the fault tests), never
-the machine's: a PostgreSQL made with initdb in a temporary folder, and a
-redis-server, each on a free port. Tests run as root in CI and PostgreSQL
-refuses to run as root: it runs as the `postgres` user then (`runuser`).
-Where a server cannot be had, `start` raises `Unavailable` (a test skips
-with its reason: `own_postgres` / `own_redis` below)."""
+"""Servers a test starts, stops and restarts itself (the fault tests and
+the benches), never the machine's PostgreSQL or Redis, which other tests
+share: a PostgreSQL made with initdb in a temporary folder, and a
+redis-server (nothing saved), each on a free port. Tests run as root in CI
+and PostgreSQL refuses to run as root: it runs as the `postgres` user then
+(`runuser`). Where a server cannot be had, `OwnPostgres()`, `OwnRedis()` or
+`start` raise `Unavailable`, and `own_postgres` / `own_redis` skip the test
+with that reason.
+
+    with own_postgres() as pg:                  # started
+        url = pg.create_database("escoba")      # migrated: its URL
+        ...; pg.stop(); ...; pg.start()         # or pg.restart()
+        pg.sql("SELECT ...")                    # as the superuser
+    with own_redis() as redis:                  # started; redis.url
+        ...; redis.stop(); ...; redis.start()   # a crash, then the same port
+"""
 
 from __future__ import annotations
 
@@ -51,50 +61,70 @@ def _wait(predicate: object, seconds: float) -> bool:
 
 
 class OwnPostgres:
-    """A PostgreSQL cluster of the test's own: `start`, `stop` (fast
-    shutdown), `restart`, `sql` (as the superuser), `url` of a database."""
+    """A PostgreSQL cluster of the test's own: `start`, `stop` (a fast
+    shutdown: every connection cut, as when the server restarts or fails
+    over), `restart`, `sql` (as the superuser), `create_database` (migrated)
+    and `url` of a database. The same port and data each time it starts."""
 
     def __init__(self) -> None:
         found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
         if not found:
             raise Unavailable("no PostgreSQL binaries in /usr/lib/postgresql/*/bin")
         self.bin = Path(found[-1]).parent
-        self.port = free_port()
-        self.root = Path(tempfile.mkdtemp(prefix="escoba-pg-"))
-        self.data = self.root / "data"
         self._as: list[str] = []
+        owner = None
         if os.geteuid() == 0:
             if shutil.which("runuser") is None:
                 raise Unavailable("running as root without runuser to run PostgreSQL")
             try:
                 import pwd
 
-                user = pwd.getpwnam("postgres")
+                owner = pwd.getpwnam("postgres")
             except KeyError:
                 raise Unavailable("running as root and no postgres user") from None
-            os.chown(self.root, user.pw_uid, user.pw_gid)
             self._as = ["runuser", "-u", "postgres", "--"]
-        self._run(
-            [str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust"],
-            "initdb",
-        )
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="escoba-pg-"))
+        if owner is not None:
+            os.chown(self.root, owner.pw_uid, owner.pw_gid)
+        self.data = self.root / "data"
+        self.log = self.root / "log"
+        try:
+            self._run(
+                [
+                    str(self.bin / "initdb"),
+                    *("-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8", "-N"),
+                ],
+                "initdb",
+            )
+        except Unavailable:
+            shutil.rmtree(self.root, ignore_errors=True)
+            raise
 
     def _run(self, command: list[str], what: str) -> None:
-        done = subprocess.run(
-            [*self._as, *command], capture_output=True, text=True, timeout=120, check=False
-        )
+        try:
+            done = subprocess.run(
+                [*self._as, *command], capture_output=True, text=True, timeout=120, check=False
+            )
+        except OSError as err:
+            raise Unavailable(f"{what} failed: {err}") from None
         if done.returncode != 0:
-            raise Unavailable(f"{what} failed: {done.stderr[-1500:] or done.stdout[-1500:]}")
+            log = self.log.read_text(errors="replace")[-1500:] if self.log.exists() else ""
+            output = done.stderr[-1500:] or done.stdout[-1500:]
+            raise Unavailable(f"{what} failed: {output}{log}")
 
     def start(self) -> None:
-        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
         self._run(
             [
                 str(self.bin / "pg_ctl"),
                 "-D",
                 str(self.data),
                 "-l",
-                str(self.root / "log"),
+                str(self.log),
                 "-o",
                 options,
                 "-w",
@@ -103,11 +133,14 @@ class OwnPostgres:
             "pg_ctl start",
         )
 
-    def stop(self) -> None:
+    def stop(self, mode: str = "fast") -> None:
         self._run(
-            [str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop"],
+            [str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"],
             "pg_ctl stop",
         )
+
+    def running(self) -> bool:
+        return _answers(self.port)
 
     def restart(self) -> None:
         self.stop()
@@ -135,8 +168,9 @@ class OwnPostgres:
         return url
 
     def destroy(self) -> None:
-        with suppress(Unavailable, subprocess.TimeoutExpired):
-            self.stop()
+        if self.running():
+            with suppress(Unavailable, subprocess.TimeoutExpired):
+                self.stop("immediate")
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -145,8 +179,8 @@ class OwnRedis:
     (SIGKILL, as a crash) and `start` again on the same port."""
 
     def __init__(self) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        if not os.path.exists(binary):
             raise Unavailable("no redis-server")
         self.binary = binary
         self.port = free_port()
@@ -159,7 +193,12 @@ class OwnRedis:
     def start(self) -> None:
         command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1"]
         command += ["--save", "", "--appendonly", "no"]
-        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            self.proc = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+        except OSError as err:
+            raise Unavailable(f"redis-server did not start: {err}") from None
         if not _wait(lambda: _answers(self.port), 15):
             self.stop()
             raise Unavailable("redis-server did not start")

@@ -1,7 +1,7 @@
 """A database that comes back is used at once (issue 37, point 2), and a
 readiness check that tells «cannot serve» from «serves, degraded» (point 3).
 
-On a PostgreSQL the test owns (tests/own_servers.py): while it is stopped a
+On a PostgreSQL the test owns (tests/web/own_servers.py): while it is stopped a
 command answers 503 at once with the documented body and `/health` 503; once
 it is started again every command is accepted (none fails on a pooled
 connection that died with the old server, even when nothing noticed the
@@ -27,11 +27,11 @@ from escoba.web.app import create_app
 from escoba.web.base import db as db_module
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
-from own_servers import own_postgres, own_redis
 
 from .conftest import first_legal
 from .helpers import create
 from .mailbox import SmtpServer
+from .own_servers import own_postgres, own_redis
 from .servers import free_port, in_thread, wait_until
 from .test_email import channel_of, mail_settings, save
 
@@ -114,9 +114,10 @@ def settings_for(url: str, **more: Any) -> Settings:
 
 def test_a_restarted_postgresql_is_used_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     with own_postgres() as pg:
+        url = pg.create_database("escoba")
         # the robot plays 2 s after its turn begins: its turn comes during the outage
         app = create_app(
-            settings_for(pg.url, robot_delay=2.0), rng=random.Random(3), brain=first_legal
+            settings_for(url, robot_delay=2.0), rng=random.Random(3), brain=first_legal
         )
         with in_thread(app) as base, httpx.Client(base_url=base, timeout=30) as http:
             ana = robot_table(http)

@@ -8,7 +8,6 @@ import contextlib
 import os
 import random
 import shutil
-import subprocess
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -34,8 +33,9 @@ from escoba.web.table.notice import Notice
 
 from .conftest import first_legal
 from .helpers import create, service_of
+from .own_servers import own_redis
 from .recording import Recorder
-from .servers import Server, free_port, in_thread, wait_until
+from .servers import Server, in_thread, wait_until
 
 LOCAL = ("127.0.0.1", 50000)
 
@@ -341,37 +341,6 @@ def test_the_live_bus_state_and_its_resyncs_are_reported(metered: TestClient) ->
 # Several processes: `escoba serve --workers 2`
 
 
-@contextlib.contextmanager
-def own_redis() -> Iterator[str]:
-    """A Redis server of the test's own, on a free port, nothing kept on disk."""
-    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-    if not Path(binary).exists():
-        pytest.skip("redis-server is not installed")
-    port = free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        import redis
-
-        client = redis.Redis(port=port, socket_timeout=1)
-
-        def answers() -> bool:
-            try:
-                return bool(client.ping())
-            except redis.RedisError:
-                return False
-
-        assert wait_until(answers, 10), "redis-server did not start"
-        client.close()
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
 def _commands_of(path: Path) -> float:
     """The `escoba_commands_total` one process wrote in its file."""
     return sum(
@@ -386,11 +355,11 @@ def test_with_several_processes_a_scrape_sums_them_all(tmp_path: Path) -> None:
     values = tmp_path / "metrics"
     values.mkdir()
     (values / "counter_999999.db").write_bytes(b"an earlier run's values")
-    with own_redis() as redis_url:
+    with own_redis() as redis:
         server = Server(
             f"sqlite:///{tmp_path / 'escoba.db'}",
             env={
-                "ESCOBA_REDIS_URL": redis_url,
+                "ESCOBA_REDIS_URL": redis.url,
                 "ESCOBA_METRICS": "127.0.0.1/32",
                 "ESCOBA_CHAT_BURST": "1000",
                 "PROMETHEUS_MULTIPROC_DIR": str(values),
