@@ -71,6 +71,7 @@ class ListenerThread(ABC):
         self._close_listener()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        metrics.bus_state(self._backend, False)  # a stopped listener hears nothing
 
     @property
     def healthy(self) -> bool:
