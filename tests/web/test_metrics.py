@@ -414,7 +414,11 @@ def _pids(values: Path, pattern: str) -> set[int]:
 def test_escoba_serve_gives_each_run_a_multiprocess_directory_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv(MULTIPROC_ENV, raising=False)
+    # set, then removed: so that the monkeypatch's undo removes what
+    # metrics_dir sets (a bare delenv of an unset variable records nothing,
+    # and the path would leak into every process the later tests start)
+    monkeypatch.setenv(MULTIPROC_ENV, "")
+    monkeypatch.delenv(MULTIPROC_ENV)
     assert metrics_dir(1) is None  # one process: no multiprocess mode
     assert MULTIPROC_ENV not in os.environ
     made = metrics_dir(2)
