@@ -83,3 +83,13 @@ def test_absence_pressed_twice_on_one_version(app_client: TestClient, clock: Man
     assert table["view"]["result"]["reason"] == "absence"
     # a stale ABANDONAR is not what happened: still refused
     assert waiting[1].post("/abandon", {"version": version}, expect=409)["error"] == "stale"
+
+
+def test_a_version_the_table_never_reached_is_stale_not_a_fault(app_client: TestClient) -> None:
+    """A forged version (past any the table reached, past the database's
+    integers) is asked nothing of the log: 409 «stale», nothing done."""
+    ana, _luis, version = _at_round_over(app_client)
+    for forged in (version + 5, 2**63):
+        assert ana.post("/next-round", {"version": forged}, expect=409)["error"] == "stale"
+    assert ana.table()["version"] == version
+    assert [row.kind for row in service_of(app_client).log(ana.invite)].count("next_round") == 0

@@ -407,7 +407,10 @@ def logged_since(
     conn: Connection, table: TableRecord, version: int, kind: str, reason: str | None = None
 ) -> bool:
     """Whether a command of `kind` (an «end» of `reason`) changed the table
-    after `version`: what a stale command asked for, done by someone else."""
+    after `version`: what a stale command asked for, done by someone else.
+    A version the table never reached (a forged form's) saw nothing happen."""
+    if not 0 <= version < table.version:
+        return False
     query = select(_LOG.c.payload).where(
         _LOG.c.table_id == table.id, _LOG.c.kind == kind, _LOG.c.version > version
     )
