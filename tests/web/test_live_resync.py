@@ -23,7 +23,7 @@ from escoba.web.live.sqlite_watch import SqliteWatch
 from escoba.web.live.streams import Broker
 from escoba.web.table.reads import table_versions
 
-from .helpers import Player, create, join, service_of
+from .helpers import Player, create, join, run_async, service_of
 from .recording import Recorder, Told, dispatcher_of, heard, seat_id, told
 from .servers import wait_until
 from .test_dispatch import TURN, _play
@@ -54,7 +54,7 @@ def test_a_catch_up_sends_each_stream_only_what_it_missed() -> None:
         assert broker.catch_up({7: 9}) == 0  # nobody follows it any more
         assert broker.followed() == [8]
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_the_periodic_check_sends_a_missed_version_and_outlives_a_failed_read() -> None:
@@ -81,7 +81,7 @@ def test_the_periodic_check_sends_a_missed_version_and_outlives_a_failed_read() 
         assert page.pending and page.version == 4
         assert resync.caught_up == 1 and resync.checks >= 2
 
-    asyncio.run(scenario())
+    run_async(scenario())
     assert asked[0] == [7]
 
 
@@ -106,7 +106,7 @@ def test_a_listener_that_listens_again_resynchronises_and_tells_the_hooks() -> N
                 break
             await asyncio.sleep(0.01)
 
-    asyncio.run(scenario())
+    run_async(scenario())
     assert sorted(states) == [False, True]
 
 
