@@ -25,6 +25,7 @@ pytestmark = pytest.mark.browser
 
 from .api_seat import ApiSeat  # noqa: E402
 from .helpers import (  # noqa: E402
+    WIDER_THAN_PAGE,
     add_robot,
     board_version,
     check_axe,
@@ -114,7 +115,9 @@ def _choose_language(page: Page, lang: str) -> None:
 
 def _no_sideways_scroll(page: Page, label: str) -> None:
     wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
-    assert wide[0] <= wide[1], f"{label}: the page is {wide[0]} px wide in {wide[1]}"
+    if wide[0] > wide[1]:  # which boxes stick out, to say so
+        out = page.evaluate(WIDER_THAN_PAGE.replace("'main *'", "'body *'"))
+        raise AssertionError(f"{label}: the page is {wide[0]} px wide in {wide[1]}: {out}")
 
 
 def _table_on_my_turn(server: LiveServer, page: Page, robots: tuple[str, ...] = ("Tito",)) -> None:
