@@ -19,7 +19,7 @@ SPANISH = re.compile(
     re.IGNORECASE,
 )
 ACCENTED = re.compile(r"[áéíóúñ¿]", re.IGNORECASE)
-COMMANDS = ("simulate", "serve", "migrate", "expire", "demo", "tournament", "analyse")
+COMMANDS = ("simulate", "serve", "worker", "migrate", "expire", "demo", "tournament", "analyse")
 
 
 def _spanish(text: str) -> list[str]:

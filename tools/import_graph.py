@@ -27,8 +27,8 @@ BEGIN = "<!-- import-graph: made by tools/import_graph.py, do not edit -->"
 END = "<!-- /import-graph -->"
 
 WEB = ROOT / "src" / "escoba" / "web"
-#: the modules of web/'s own folder: the app put together (one part of the picture)
-FRAME_MODULES = ("app", "asgi", "cli")
+#: the modules of web/'s own folder: the app (and the analyses' worker) put together (one part of the picture)
+FRAME_MODULES = ("app", "asgi", "cli", "worker")
 
 
 def rooms() -> list[str]:

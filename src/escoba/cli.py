@@ -15,7 +15,7 @@ from escoba.engine import Phase, RuleSet, apply, legal_actions, new_game, shuffl
 from escoba.engine.cards import NOTATION
 from escoba.simulate import simulate
 from escoba.tournament import tournament_command
-from escoba.web.cli import expire, migrate_command, serve
+from escoba.web.cli import expire, migrate_command, serve, worker
 
 app = typer.Typer(
     name="escoba",
@@ -35,6 +35,7 @@ def _root() -> None:
 
 app.command()(simulate)
 app.command()(serve)
+app.command()(worker)
 app.command(name="migrate")(migrate_command)
 app.command()(expire)
 

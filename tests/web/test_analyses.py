@@ -1,17 +1,19 @@
 """The analysis of finished rounds in the service (issue 28): queued in the
 commit that finishes a round, computed action by action, its progress
-written, stored as «escoba-analysis/1»; taken up again after a restart; and
-in the robots' pool behind every robot's move (the background lane). On
-SQLite and PostgreSQL (the `db_url` fixture)."""
+written, stored as «escoba-analysis/1»; taken up again after a restart;
+served fairly, the rounds someone waits for first; and in processes of
+their own, never in the robots' way (issue 35). On SQLite and PostgreSQL
+(the `db_url` fixture)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import threading
+import time
 from collections.abc import Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from fastapi.testclient import TestClient
@@ -24,8 +26,8 @@ from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.models import RoundAnalysisRow
 from escoba.web.base.settings import Settings
-from escoba.web.table.analyses import STALE_SECONDS, AnalysisRunner
-from escoba.web.table.robots import ThinkingPool
+from escoba.web.table.analyses import analyse_position
+from escoba.web.table.analysis_runner import AnalysisRunner
 from escoba.words import CATALOG
 
 from .conftest import first_legal
@@ -131,7 +133,7 @@ def test_a_running_analysis_whose_process_died_is_taken_up_again(
     assert service.claim_analysis(pending) is not None  # a process took it...
     assert service.pending_analyses() == []  # ...and is alive: nobody else takes it
     assert service.claim_analysis(pending) is None
-    clock.advance(seconds=STALE_SECONDS + 1)  # ...and died
+    clock.advance(seconds=service.settings.analysis_stale_seconds + 1)  # ...and died
     assert service.pending_analyses() == [pending]
     assert service.analyse_queued() == 1
     assert service.round_analysis(ana.invite, 1).status == "done"
@@ -183,114 +185,147 @@ def test_a_finished_round_without_its_row_is_queued_when_asked_for(client: TestC
 
 
 # --------------------------------------------------------------------------
-# Fairness: the background lane of the robots' pool
+# The queue's order, and the runner in processes of its own (issue 35)
 
 
-class TwoThreads(ThinkingPool):
-    """The pool with two worker threads (two slots), for the tests."""
-
-    def __init__(self) -> None:
-        super().__init__(2)
-
-    def start(self) -> None:
-        self._executor = self._new_executor()
-
-    def _new_executor(self) -> Executor:
-        return ThreadPoolExecutor(max_workers=2)
+def rounds_of(ana: Player, count: int, rng: random.Random) -> None:
+    """Ana plays `count` rounds against her robot (SIGUIENTE RONDA between)."""
+    for n in range(count):
+        if n:
+            ana.command("/next-round")
+        finish_round(ana, rng)
 
 
-def test_a_robot_waiting_goes_before_every_queued_analysis() -> None:
-    """One worker, busy with an analysis's action; a robot's move and more
-    of the analysis wait: the robot's move is the next to run."""
-
-    async def scenario() -> list[str]:
-        pool = ThinkingPool(0)
-        pool.start()
-        order: list[str] = []
-        gate = threading.Event()
-
-        def job(name: str) -> str:
-            if name == "analysis 1":
-                gate.wait(10)
-            order.append(name)
-            return name
-
-        first = asyncio.ensure_future(pool.run_background(job, "analysis 1"))
-        await asyncio.sleep(0)
-        rest = [asyncio.ensure_future(pool.run_background(job, f"analysis {n}")) for n in (2, 3)]
-        await asyncio.sleep(0)
-        robot = asyncio.ensure_future(pool.run("client", job, "robot"))
-        await asyncio.sleep(0)
-        gate.set()
-        await asyncio.gather(first, robot, *rest)
-        pool.stop()
-        return order
-
-    assert run_async(scenario()) == ["analysis 1", "robot", "analysis 2", "analysis 3"]
-
-
-def test_at_most_one_analysis_runs_at_a_time_so_a_worker_stays_free_for_robots() -> None:
-    async def scenario() -> tuple[list[str], str]:
-        pool = TwoThreads()
-        pool.start()
-        order: list[str] = []
-        gate = threading.Event()
-
-        def job(name: str) -> str:
-            if name.startswith("analysis"):
-                gate.wait(10)
-            order.append(name)
-            return name
-
-        analyses = [
-            asyncio.ensure_future(pool.run_background(job, f"analysis {n}")) for n in (1, 2)
-        ]
-        await asyncio.sleep(0)
-        # the second worker is free: the robot runs while the analysis waits
-        robot = await pool.run("client", job, "robot")
-        gate.set()
-        await asyncio.gather(*analyses)
-        pool.stop()
-        return order, robot
-
-    order, robot = run_async(scenario())
-    assert robot == "robot"
-    assert order == ["robot", "analysis 1", "analysis 2"]
-
-
-def test_the_runner_sends_each_action_to_the_background_lane(client: TestClient) -> None:
+def test_the_queue_serves_the_rounds_someone_waits_for_then_each_tables_oldest_first(
+    client: TestClient,
+) -> None:
+    """Ana finishes three rounds before Beto finishes one: Beto's round is
+    not served after all of Ana's, but after her first. Once someone opens
+    Ana's third, it goes before every other."""
     ana = against_a_robot(client)
-    finish_round(ana, random.Random(7))
+    rounds_of(ana, 3, random.Random(11))
+    beto = create(client, "Beto")
+    beto.command("/robots", robot="tito")
+    beto.command("/start")
+    finish_round(beto, random.Random(12))
     service = service_of(client)
-    lanes: list[str] = []
+    by_id = {r.id: (r.table_id, r.round) for r in rows(client)}
+    ana_table = next(t for t, n in by_id.values() if n == 3)
 
-    class Recording(ThinkingPool):
-        async def run_background(self, fn: Any, *args: Any) -> Any:
-            lanes.append("background")
-            return await super().run_background(fn, *args)
+    def order() -> list[tuple[str, int]]:
+        return [
+            ("ana" if by_id[i][0] == ana_table else "beto", by_id[i][1])
+            for i in service.pending_analyses()
+        ]
 
-        async def run(self, owner: str, fn: Any, *args: Any) -> Any:
-            lanes.append("robot")
-            return await super().run(owner, fn, *args)
+    assert order() == [("ana", 1), ("beto", 1), ("ana", 2), ("ana", 3)]
+    assert service.round_analysis(ana.invite, 3).status == "queued"  # a page asks for it
+    assert order() == [("ana", 3), ("ana", 1), ("beto", 1), ("ana", 2)]
+    job = service.claim_next_analysis("test:1")
+    assert job is not None and (job.table_id, job.summary.number) == (ana_table, 3)
+
+
+def test_two_runners_never_claim_one_round_and_each_is_named_on_its_rows(
+    client: TestClient,
+) -> None:
+    ana = against_a_robot(client)
+    rounds_of(ana, 2, random.Random(13))
+    service = service_of(client)
+    first = service.claim_next_analysis("host-a:1")
+    second = service.claim_next_analysis("host-b:2")
+    assert first is not None and second is not None and first.id != second.id
+    assert service.claim_next_analysis("host-c:3") is None
+    claimed = {r.id: r.claimed_by for r in rows(client)}
+    assert claimed == {first.id: "host-a:1", second.id: "host-b:2"}
+
+
+def test_a_runner_that_stops_gives_back_the_round_it_was_weighing(client: TestClient) -> None:
+    ana = against_a_robot(client)
+    finish_round(ana, random.Random(14))
+    service = service_of(client)
+    started = threading.Event()
+    gate = threading.Event()
+
+    def weigh_slowly(*args: Any) -> Any:
+        started.set()
+        gate.wait(10)
+        return analyse_position(*args)
 
     async def scenario() -> None:
-        pool = Recording(0)
-        pool.start()
-        runner = AnalysisRunner(service, pool, 0, WORLDS)
+        runner = AnalysisRunner(service, 0, WORLDS, poll_seconds=0.05)
+        runner.start_pool()
         runner.start(asyncio.get_running_loop())
-        for _ in range(600):
-            if await asyncio.to_thread(lambda: service.round_analysis(ana.invite, 1).status) == (
-                "done"
-            ):
-                break
-            await asyncio.sleep(0.05)
+        while not started.is_set():
+            await asyncio.sleep(0.01)
         await runner.stop()
-        pool.stop()
+        gate.set()
 
-    run_async(scenario())
-    read = service.round_analysis(ana.invite, 1)
-    assert read.status == "done" and read.analysis is not None
-    assert lanes == ["background"] * len(read.analysis.steps)
+    with patch("escoba.web.table.analysis_runner.analyse_position", weigh_slowly):
+        run_async(scenario())
+    (row,) = rows(client)
+    assert (row.status, row.done) == ("queued", 0)
+    assert service.analyse_queued() == 1
+
+
+def test_a_robot_answers_while_an_analysis_runs_however_long(
+    settings: Settings, clock: ManualClock
+) -> None:
+    """Robots and analyses each with one worker thread: the analysis of the
+    first round hangs, and Ana plays the whole second round against Tito,
+    who answers every move. (With the analyses in the robots' pool, its one
+    worker was the hung analysis's, and Tito never answered.)"""
+    served = settings.model_copy(
+        update={
+            "analysis_worlds": WORLDS,
+            "robot_inline": False,
+            "robot_delay": 0,
+            "robot_processes": 0,
+            "analysis_processes": 0,
+        }
+    )
+    hanging = threading.Event()
+    release = threading.Event()
+
+    def hang(*args: Any) -> Any:
+        hanging.set()
+        release.wait(60)
+        return analyse_position(*args)
+
+    with (
+        patch("escoba.web.table.analysis_runner.analyse_position", hang),
+        TestClient(create_app(served, clock=clock, rng=random.Random(4), brain=first_legal)) as c,
+    ):
+        try:
+            ana = against_a_robot(c)
+            rng = random.Random(15)
+            for round_number in (1, 2):
+                if round_number == 2:
+                    assert hanging.wait(30), "the first round's analysis did not start"
+                    ana.command("/next-round")
+                for _ in range(200):
+                    view = ana.table()["view"]
+                    if view["phase"] != "playing":
+                        break
+                    if view["legal_actions"]:
+                        ana.act(rng.choice(view["legal_actions"]))
+                    else:  # Tito's turn: he answers, however long the analysis hangs
+                        assert wait_for(lambda: ana.table()["view"]["legal_actions"], 20) or (
+                            ana.table()["view"]["phase"] != "playing"
+                        ), "Tito did not answer"
+                assert ana.table()["view"]["phase"] != "playing"
+            read = service_of(c).round_analysis(ana.invite, 1)
+            assert (read.status, read.done) == ("running", 0)  # still hung all along
+        finally:
+            release.set()
+
+
+def wait_for(predicate: Any, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
 
 
 # --------------------------------------------------------------------------

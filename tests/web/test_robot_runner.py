@@ -274,22 +274,32 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def _nice(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
-def test_robot_workers_never_outlive_their_app_process(tmp_path: Path) -> None:
-    """The robots' worker processes go with their app process, even when it
-    is killed outright (a crash, the OOM killer), and a SIGTERM sent to one
-    of them stops it (it must not keep the app's own signal handlers)."""
+def test_robot_and_analysis_workers_never_outlive_their_app_process(tmp_path: Path) -> None:
+    """The robots' worker processes and the analyses' go with their app
+    process, even when it is killed outright (a crash, the OOM killer), and
+    a SIGTERM sent to one of them stops it (it must not keep the app's own
+    signal handlers). The analyses' run at a lower priority than the
+    robots' (ESCOBA_ANALYSIS_NICE)."""
     url = f"sqlite:///{tmp_path / 'escoba.db'}"
     migrate(url)
-    server = Server(url, env={"ESCOBA_ROBOT_PROCESSES": "2"}).start(tmp_path)
+    env = {"ESCOBA_ROBOT_PROCESSES": "2", "ESCOBA_ANALYSIS_PROCESSES": "1"}
+    server = Server(url, env=env).start(tmp_path)
     assert server.proc is not None
     workers = _children(server.proc.pid)
     try:
-        assert len(workers) == 2, workers
+        assert len(workers) == 3, workers
+        base = _nice(server.proc.pid)
+        assert sorted(_nice(pid) - base for pid in workers) == [0, 0, 10]
         os.kill(workers[0], signal.SIGTERM)
         assert wait_until(lambda: not _alive(workers[0]), 10)
         server.kill()
-        assert wait_until(lambda: not _alive(workers[1]), 10), "a robot worker was left behind"
+        for pid in workers[1:]:
+            assert wait_until(lambda pid=pid: not _alive(pid), 10), "a worker was left behind"
     finally:
         server.kill()
         for pid in workers:

@@ -56,7 +56,7 @@ from escoba.web.notices.dispatch import Dispatcher
 from escoba.web.notices.email.channel import EmailChannel
 from escoba.web.notices.push import PushChannel, Vapid
 from escoba.web.notices.push.worker import PushWorker
-from escoba.web.table.analyses import AnalysisRunner
+from escoba.web.table.analysis_runner import AnalysisRunner
 from escoba.web.table.command_path import RobotBrain
 from escoba.web.table.devices import Devices
 from escoba.web.table.notice import Channel
@@ -160,6 +160,18 @@ def build_core(
     return Core(settings, db, broker, hub, service, dispatcher, secret, push)
 
 
+def analysis_runner(service: TableService, settings: Settings) -> AnalysisRunner:
+    """The runner of the rounds' analyses the settings describe (a web
+    process's with ESCOBA_ANALYSES=web, or `escoba worker`'s)."""
+    return AnalysisRunner(
+        service,
+        settings.analysis_processes,
+        settings.analysis_worlds,
+        nice=settings.analysis_nice,
+        poll_seconds=settings.analysis_poll_seconds,
+    )
+
+
 def create_app(
     settings: Settings | None = None,
     clock: Clock | None = None,
@@ -184,9 +196,8 @@ def create_app(
         runner = InlineRobots(service.play_robots)  # analyses: service.analyse_queued()
     else:
         pool = ThinkingPool(settings.robot_processes)
-        analyses = AnalysisRunner(
-            service, pool, settings.robot_sweep_seconds, settings.analysis_worlds
-        )
+        if settings.analyses == "web":  # else `escoba worker` processes run them
+            analyses = analysis_runner(service, settings)
         runner = RobotRunner(
             service.robot_turn,
             service.robot_play,
@@ -231,6 +242,8 @@ def create_app(
         loop = asyncio.get_running_loop()
         if isinstance(runner, RobotRunner):
             runner.start_pool()  # first: its worker processes fork from this one
+        if analyses is not None:
+            analyses.start_pool()  # as the robots': forked before any thread starts
         # Routes run the service on the event loop (docs/deploy.md says what
         # a wait on a lock then costs); the few sync routes (readiness, files)
         # take worker threads, few of them: more would only queue on the GIL.

@@ -1,4 +1,4 @@
-"""`escoba serve`, `escoba migrate` and `escoba expire`: the web app's
+"""`escoba serve`, `escoba worker`, `escoba migrate` and `escoba expire`: the web app's
 operator commands. They speak English, like the rest of the command line."""
 
 from __future__ import annotations
@@ -97,6 +97,35 @@ def metrics_dir(workers: int) -> Path | None:
         entry.unlink()
     os.environ[MULTIPROC_ENV] = str(path)
     return None if given else path
+
+
+def worker(
+    processes: int = typer.Option(
+        None, help="Processes to weigh in (default: ESCOBA_ANALYSIS_PROCESSES)."
+    ),
+) -> None:
+    """Run the rounds' analyses, and nothing else, against the configured
+    database (DATABASE_URL): any number of workers, on any machines that
+    share it; set ESCOBA_ANALYSES=worker on the web processes so they leave
+    the analyses to the workers (docs/deploy.md). SIGTERM or Ctrl-C stops
+    it; the rounds it was weighing go back to the queue."""
+    settings = Settings()
+    if processes is not None:
+        if processes < 0:
+            raise typer.BadParameter("0 or more", param_hint="--processes")
+        settings = settings.model_copy(update={"analysis_processes": processes})
+    import logging.config
+
+    from escoba.web.base.logs import log_config
+    from escoba.web.worker import run
+
+    logging.config.dictConfig(log_config(settings.log_format, settings.log_level))
+    typer.echo(
+        f"escoba: running analyses in {max(1, settings.analysis_processes)} process(es) "
+        "(SIGTERM or Ctrl-C stops)",
+        err=True,
+    )
+    raise typer.Exit(run(settings))
 
 
 def migrate_command() -> None:

@@ -293,8 +293,10 @@ class EmailOutboxRow(Base):
 
 class RoundAnalysisRow(Base):
     """The analysis of a finished round (escoba.web.table.analyses): queued when
-    the round ends, `running` with its progress (`done` of `total` actions),
-    then `done` with its «escoba-analysis/1» JSON."""
+    the round ends, `running` with its progress (`done` of `total` actions)
+    in the process `claimed_by` names (`host:pid`), then `done` with its
+    «escoba-analysis/1» JSON. `wanted_at`: when someone first asked for it
+    while it was queued (it then goes before the backlog)."""
 
     __tablename__ = "round_analyses"
     __table_args__ = (
@@ -311,6 +313,8 @@ class RoundAnalysisRow(Base):
     analysis: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    wanted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class SeatCoachRow(Base):

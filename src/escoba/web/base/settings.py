@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from email.utils import parseaddr
+from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -53,6 +54,36 @@ class Settings(BaseSettings):
         ge=2,
         description="Worlds Luna weighs each play of a round's analysis in "
         "(fewer: quicker, noisier).",
+    )
+    analyses: Literal["web", "worker"] = Field(
+        default="web",
+        description="Who runs the rounds' analyses: each web process, in processes of "
+        "its own (web), or `escoba worker` processes alone (worker).",
+    )
+    analysis_processes: int = Field(
+        default=1,
+        ge=0,
+        description="Processes a web process (ESCOBA_ANALYSES=web) or an `escoba worker` "
+        "runs analyses in, never the robots' (0: a thread of the process: tests).",
+    )
+    analysis_nice: int = Field(
+        default=10,
+        ge=0,
+        le=19,
+        description="The niceness of the analyses' processes: the robots and the "
+        "requests get the CPU first.",
+    )
+    analysis_poll_seconds: float = Field(
+        default=2.0,
+        gt=0,
+        description="How often an idle analyses' runner looks at the queue for rounds "
+        "queued by other processes.",
+    )
+    analysis_stale_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="A running analysis not written for this long lost its process: "
+        "another runner takes it up.",
     )
     worker_threads: int = Field(
         default=4,

@@ -35,8 +35,11 @@ def health(ctx: ContextDep) -> JSONResponse:
     migration). What only degrades it answers 200 with `status`
     «degraded» and the parts named in `degraded`: the live bridge to the
     other processes (`live`: their pages fall back to the periodic check),
-    the SMTP server (`mail`: e-mails wait in the outbox). `/health/live` is
-    the liveness check."""
+    the SMTP server (`mail`: e-mails wait in the outbox). `analyses` says
+    who runs the rounds' analyses (`runs`: web or worker), how many rounds
+    wait for theirs or are being analysed (`waiting`) and how old the
+    oldest of them is (`oldest_seconds`). `/health/live` is the liveness
+    check."""
     db, hub = ctx.service.db, ctx.hub
     checks: dict[str, Any] = {}
     ok = True
@@ -46,6 +49,12 @@ def health(ctx: ContextDep) -> JSONResponse:
         if checks["schema"] != db.head_revision:
             ok = False
             checks["schema_expected"] = db.head_revision
+        waiting, oldest = ctx.service.analysis_backlog()
+        checks["analyses"] = {
+            "runs": ctx.settings.analyses,
+            "waiting": waiting,
+            "oldest_seconds": None if oldest is None else round(oldest, 1),
+        }
     except Exception as err:
         ok = False
         checks["database"] = f"unreachable: {type(err).__name__}"

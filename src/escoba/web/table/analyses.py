@@ -7,21 +7,26 @@ analysis in its own transaction (`CommandPath._save` adds a row to
 `round_analyses`: status `queued`), so a finished round is never left
 without one, whatever process or crash follows.
 
-**Computed in the robots' worker pool, fairly.** A round's analysis is
-~10.5 s of CPU at 512 worlds. The runner (`AnalysisRunner`, on the event
-loop) sends it to the pool one action at a time (`analyse_position`, each a
-fraction of a second) in the pool's *background lane*
-(`ThinkingPool.run_background`): at most one background job runs at a
-time, and a free worker always takes a robot's move first, so one table's
-analyses delay another table's robot by at most one action's weighing, and
-only when every worker is busy with it. The progress (`done` of `total`)
-is written after each action, for the pages that show it.
+**Computed in processes of their own, never the robots'.** A round's
+analysis is seconds of CPU against a robot's milliseconds, so it never runs
+in the robots' pool: a runner (`analysis_runner.AnalysisRunner`) claims
+rounds and weighs them, action by action, in processes of its own at a low
+priority (`analysis_nice`). Each web process runs one (ESCOBA_ANALYSES=web,
+the default), or only `escoba worker` processes do, on any machines that
+share the database (ESCOBA_ANALYSES=worker). The progress (`done` of
+`total`) is written after each action, for the pages that show it.
 
-**Resumed after a restart.** A process takes up, at start and then every
-`robot_sweep_seconds`, the rows still `queued` and the `running` ones whose
-`updated_at` is older than `STALE_SECONDS` (their process died: a live one
-writes its progress every fraction of a second). Claiming is a conditional
-UPDATE, so two processes never run the same row.
+**Fair, and the rounds someone waits for first.** The queue is served in
+this order (`pending_analyses`): the rounds someone opened while queued
+(`wanted_at`, set by `round_analysis`), then each table's oldest before any
+table's second, so whoever finishes rounds fastest does not push everyone
+else's back.
+
+**Resumed after a restart.** A runner takes up the rows still `queued`
+and the `running` ones whose `updated_at` is older than
+`analysis_stale_seconds` (their process died: a live one writes its
+progress every fraction of a second). Claiming is a conditional UPDATE, so
+two processes never run the same row; `claimed_by` names the one that did.
 
 **What may be read.** Only a finished round (every card in it was played
 face up), of the game in play or of a game before it (a rematch keeps
@@ -32,17 +37,13 @@ a rematch replaced still runs, on that game rebuilt from the log.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import threading
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Final, cast
+from typing import Final, cast
 
-from anyio import to_thread
 from sqlalchemy import Table, delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 
 from escoba.analysis import (
     THRESHOLDS,
@@ -58,15 +59,15 @@ from escoba.analysis import (
 from escoba.engine import Action, GameState, Phase, RecordError, RoundSummary
 from escoba.web.base.errors import Conflict, NotFound
 from escoba.web.base.models import RoundAnalysisRow
-from escoba.web.table.command_path import AfterOnly, Change
+from escoba.web.table.command_path import Change
 from escoba.web.table.history import GameHistory, PlayedGame
 from escoba.web.table.store import Credential, find_seat
 
 log = logging.getLogger("escoba.analyses")
 
-#: A `running` row not written for this long lost its process.
-STALE_SECONDS: Final = 60.0
 STATUSES: Final = ("queued", "running", "done")
+#: Rows a runner looks at for one claim (another runner may take some first).
+CLAIM_CANDIDATES: Final = 8
 
 _A = cast(Table, RoundAnalysisRow.__table__)
 
@@ -125,20 +126,40 @@ class Analyses(GameHistory):
     def analysis_worlds(self) -> int:
         return self.settings.analysis_worlds
 
-    def pending_analyses(self) -> list[int]:
-        """The rows to run: queued, or running but stale (oldest first)."""
-        stale = self.clock.now() - timedelta(seconds=STALE_SECONDS)
-        with self.db.snapshot() as conn:
-            return list(
-                conn.scalars(
-                    select(_A.c.id)
-                    .where(
-                        (_A.c.status == "queued")
-                        | ((_A.c.status == "running") & (_A.c.updated_at < stale))
-                    )
-                    .order_by(_A.c.id)
-                )
+    def pending_analyses(self, limit: int | None = None) -> list[int]:
+        """The rows to run (queued, or running but stale), in the order they
+        are served: those someone asked for while queued (`wanted_at`, the
+        first asked first), then each table's oldest before any table's
+        second (a table's rank among its own pending rows), then the oldest."""
+        stale = self.clock.now() - timedelta(seconds=self.settings.analysis_stale_seconds)
+        rank = func.row_number().over(partition_by=_A.c.table_id, order_by=_A.c.id)
+        pending = (
+            select(_A.c.id, _A.c.wanted_at, rank.label("rank"))
+            .where(
+                (_A.c.status == "queued") | ((_A.c.status == "running") & (_A.c.updated_at < stale))
             )
+            .subquery()
+        )
+        query = select(pending.c.id).order_by(
+            pending.c.wanted_at.is_(None), pending.c.wanted_at, pending.c.rank, pending.c.id
+        )
+        if limit is not None:
+            query = query.limit(limit)
+        with self.db.snapshot() as conn:
+            return list(conn.scalars(query))
+
+    def claim_next_analysis(self, claimer: str = "") -> AnalysisJob | None:
+        """Claim the first row of `pending_analyses` that no other runner
+        takes first (None: nothing to run)."""
+        while True:
+            candidates = self.pending_analyses(CLAIM_CANDIDATES)
+            if not candidates:
+                return None
+            for analysis_id in candidates:
+                job = self.claim_analysis(analysis_id, claimer)
+                if job is not None:
+                    return job
+            # every candidate was taken by others or dropped: look again
 
     def analysis_backlog(self) -> tuple[int, float | None]:
         """The rounds waiting for their analysis or being analysed, and the
@@ -152,11 +173,12 @@ class Analyses(GameHistory):
             return int(count), None
         return int(count), (self.clock.now() - oldest).total_seconds()
 
-    def claim_analysis(self, analysis_id: int) -> AnalysisJob | None:
+    def claim_analysis(self, analysis_id: int, claimer: str = "") -> AnalysisJob | None:
         """Take the row to run it (None: another process has it, or it is
-        done, or its game is gone: then the row is dropped)."""
+        done, or its game is gone: then the row is dropped). `claimer`
+        names the process (`host:pid`)."""
         now = self.clock.now()
-        stale = now - timedelta(seconds=STALE_SECONDS)
+        stale = now - timedelta(seconds=self.settings.analysis_stale_seconds)
         with self.db.write() as conn:
             claimed = conn.execute(
                 update(_A)
@@ -165,7 +187,7 @@ class Analyses(GameHistory):
                     (_A.c.status == "queued")
                     | ((_A.c.status == "running") & (_A.c.updated_at < stale)),
                 )
-                .values(status="running", done=0, updated_at=now)
+                .values(status="running", done=0, updated_at=now, claimed_by=claimer[:64] or None)
             )
             if claimed.rowcount != 1:
                 return None
@@ -203,6 +225,16 @@ class Analyses(GameHistory):
                 .values(done=done, updated_at=self.clock.now())
             )
 
+    def release_analysis(self, analysis_id: int) -> None:
+        """A runner that stops gives back a row it had not finished: queued
+        again, for the next runner to take from its start."""
+        with self.db.write() as conn:
+            conn.execute(
+                update(_A)
+                .where(_A.c.id == analysis_id, _A.c.status == "running")
+                .values(status="queued", done=0, updated_at=self.clock.now())
+            )
+
     def finish_analysis(self, job: AnalysisJob, steps: list[StepAnalysis]) -> RoundAnalysis:
         """Store the analysis made of `steps` (the job's, in order)."""
         worlds = self.analysis_worlds()
@@ -228,10 +260,7 @@ class Analyses(GameHistory):
         `robot_inline`): the runner's work without its pool. The number run."""
         count = 0
         worlds = self.analysis_worlds()
-        for analysis_id in self.pending_analyses():
-            job = self.claim_analysis(analysis_id)
-            if job is None:
-                continue
+        while (job := self.claim_next_analysis()) is not None:
             steps = []
             for number, state, action in job.positions:
                 steps.append(analyse_position(state, action, number, worlds))
@@ -271,6 +300,8 @@ class Analyses(GameHistory):
             ).one_or_none()
         if row is None:
             self._queue_missing(table.id, played.number, summary)
+        elif row.status == "queued" and row.wanted_at is None:
+            self._want(row.id)
         analysis = None
         if row is not None and row.status == "done" and row.analysis is not None:
             analysis = RoundAnalysis.from_json(row.analysis)
@@ -294,6 +325,15 @@ class Analyses(GameHistory):
             return ()
         return tuple(self.round_analysis(invite, r.number, game) for r in state.finished_rounds)
 
+    def _want(self, analysis_id: int) -> None:
+        """Someone waits for this queued round: it goes before the backlog."""
+        with self.db.write() as conn:
+            conn.execute(
+                update(_A)
+                .where(_A.c.id == analysis_id, _A.c.wanted_at.is_(None))
+                .values(wanted_at=self.clock.now())
+            )
+
     def _queue_missing(self, table_id: int, game_number: int, summary: RoundSummary) -> None:
         now = self.clock.now()
         try:
@@ -309,82 +349,9 @@ class Analyses(GameHistory):
                         analysis=None,
                         created_at=now,
                         updated_at=now,
+                        wanted_at=now,
                     )
                 )
         except IntegrityError:
             return  # queued meanwhile by another read
         self.after_commit.after(Change(table_id, None, analysis_queued=True))
-
-
-class AnalysisRunner(AfterOnly):
-    """Runs the queued analyses in the robots' pool, one action at a time in
-    its background lane (see the module), on the event loop."""
-
-    def __init__(self, service: Analyses, pool: Any, sweep_seconds: float, worlds: int) -> None:
-        self._service = service
-        self._pool = pool
-        self._sweep_seconds = sweep_seconds
-        self._worlds = worlds
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._loop_thread = 0
-        self._wake: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self._loop_thread = threading.get_ident()
-        self._wake = asyncio.Event()
-        self._task = loop.create_task(self._run())
-
-    def after(self, change: Change) -> None:
-        """The commit hook's listener: wake up when an analysis was queued."""
-        if change.analysis_queued:
-            self.wake()
-
-    def wake(self) -> None:
-        """From any thread: an analysis was queued."""
-        loop, wake = self._loop, self._wake
-        if loop is None or wake is None or loop.is_closed():
-            return
-        if threading.get_ident() == self._loop_thread:
-            wake.set()
-        else:
-            loop.call_soon_threadsafe(wake.set)
-
-    async def _run(self) -> None:
-        assert self._wake is not None
-        while True:
-            self._wake.clear()
-            try:
-                for analysis_id in await to_thread.run_sync(self._service.pending_analyses):
-                    await self._analyse(analysis_id)
-            except asyncio.CancelledError:
-                raise
-            except OperationalError:  # the database is away: the next pass looks again
-                log.warning("analyses wait for the database")
-            except Exception:  # an analysis's failure must not take the server down
-                log.exception("analysis failed")
-            timeout = self._sweep_seconds if self._sweep_seconds > 0 else None
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
-
-    async def _analyse(self, analysis_id: int) -> None:
-        service = self._service
-        job = await to_thread.run_sync(service.claim_analysis, analysis_id)
-        if job is None:
-            return
-        steps: list[StepAnalysis] = []
-        for number, state, action in job.positions:
-            steps.append(
-                await self._pool.run_background(
-                    analyse_position, state, action, number, self._worlds
-                )
-            )
-            await to_thread.run_sync(service.analysis_progress, job.id, number)
-        await to_thread.run_sync(service.finish_analysis, job, steps)
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None

@@ -29,16 +29,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
 import random
 import secrets
-import signal
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from contextvars import ContextVar
 from typing import Any
@@ -51,17 +48,14 @@ from escoba.web.base import metrics
 from escoba.web.base.errors import Busy
 from escoba.web.table.command_path import AfterOnly, Change, RobotBrain
 from escoba.web.table.jobs import RobotTurn
+from escoba.web.table.worker_processes import new_pool
 
 log = logging.getLogger("escoba.robots")
-PARENT_CHECK_SECONDS = 1.0  # how soon a robot worker notices its app process is gone
 
 # The client (its IP) whose request is being served, set by ClientTag: a
 # robot's turn is counted to the client whose command gave it.
 current_client: ContextVar[str] = ContextVar("escoba_client", default="")
 
-
-#: The owner of the background lane's jobs (no client's address has a NUL).
-BACKGROUND = "\x00background"
 #: A robot whose move met the database away tries again after this many
 #: seconds, as long as the database stays away (the sweep is the backstop).
 DATABASE_RETRY_SECONDS = 1.0
@@ -82,24 +76,6 @@ class ClientTag:
             current_client.reset(token)
 
 
-def _worker_init(parent: int) -> None:
-    """In each robot worker, first. A fork keeps the app's signal handlers
-    (uvicorn's, which only tell a server that does not run here to stop):
-    SIGTERM ends the worker again, and Ctrl-C is the app's to handle. And a
-    worker goes with its app process however that ends — a clean stop shuts
-    the pool down, but a SIGKILL or the OOM killer runs no code — so a thread
-    watches the parent and leaves when it is gone."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="escoba-robot-parent", daemon=True).start()
-
-
 def _warm() -> int:
     """Run once in each new worker: the robots' modules are imported (and
     their tables built) before the first turn needs them."""
@@ -113,13 +89,8 @@ class ThinkingPool:
     fed fairly. Jobs wait in one queue per owner (client); a free worker takes
     the oldest job of the owner whose last job started longest ago, so owners
     take turns however many jobs each has queued.
-
-    **The background lane** (`run_background`: the rounds' analyses,
-    escoba.web.table.analyses) comes after every robot: a free worker takes a
-    background job only when no robot's job is waiting, and at most one
-    background job runs at a time, so with two workers one is always free
-    for the robots, and with one a robot waits at most for one background
-    job (one action's weighing: a fraction of a second)."""
+    Nothing else runs here: the rounds' analyses have processes of their
+    own (escoba.web.table.analysis_runner), so a robot never waits for one."""
 
     def __init__(self, processes: int) -> None:
         self.processes = processes
@@ -132,10 +103,6 @@ class ThinkingPool:
             str, deque[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]]
         ] = {}
         self._running = 0
-        self._background: deque[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]] = (
-            deque()
-        )
-        self._background_running = 0
         self._queued_at: dict[asyncio.Future[Any], float] = {}  # a robot's job → when queued
 
     def start(self) -> None:
@@ -150,14 +117,7 @@ class ThinkingPool:
                 wait.result()
 
     def _new_executor(self) -> Executor:
-        if self.processes <= 0:
-            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-robot")
-        return ProcessPoolExecutor(
-            max_workers=self.processes,
-            mp_context=multiprocessing.get_context("fork"),
-            initializer=_worker_init,
-            initargs=(os.getpid(),),
-        )
+        return new_pool(self.processes, "escoba-robot")
 
     async def run(self, owner: str, fn: Callable[..., Any], *args: Any) -> Any:
         """`fn(*args)` in a worker, after the jobs of other owners queued
@@ -168,29 +128,7 @@ class ThinkingPool:
         self._pump()
         return await future
 
-    async def run_background(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """`fn(*args)` in a worker when no robot's job waits and no other
-        background job runs (see the class)."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._background.append((future, fn, args))
-        self._pump()
-        return await future
-
     def _pump(self) -> None:
-        self._pump_robots()
-        while (
-            self._running < self._slots
-            and not self._queues
-            and self._background
-            and not self._background_running
-        ):
-            future, fn, args = self._background.popleft()
-            if future.done():  # its waiter was cancelled
-                continue
-            self._background_running += 1
-            self._submit(BACKGROUND, future, fn, args, retry=True)
-
-    def _pump_robots(self) -> None:
         while self._running < self._slots and self._queues:
             # the owner served longest ago (or never) goes next
             owner = min(self._queues, key=lambda o: self._served.get(o, -1))
@@ -225,7 +163,7 @@ class ThinkingPool:
         def done(job: asyncio.Future[Any]) -> None:
             self._running -= 1
             error = None if job.cancelled() else job.exception()
-            if owner != BACKGROUND and error is None and not job.cancelled():
+            if error is None and not job.cancelled():
                 metrics.robot_thought(time.monotonic() - started)
             if isinstance(error, BrokenProcessPool) and retry:
                 # a worker died (killed, out of memory): a new pool, one more try
@@ -233,11 +171,8 @@ class ThinkingPool:
                 self._executor = None
                 self._submit(owner, future, fn, args, retry=False)
                 return
-            if owner == BACKGROUND:
-                self._background_running -= 1
-            else:
-                self._busy[owner] -= 1
-            if owner != BACKGROUND and not self._busy[owner]:
+            self._busy[owner] -= 1
+            if not self._busy[owner]:
                 del self._busy[owner]
                 if owner not in self._queues:
                     del self._served[owner]  # nothing running or waiting: no history kept
@@ -253,11 +188,10 @@ class ThinkingPool:
         job.add_done_callback(done)
 
     def stop(self) -> None:
-        for queue in [*self._queues.values(), self._background]:
+        for queue in self._queues.values():
             for future, _, _ in queue:
                 future.cancel()
         self._queues.clear()
-        self._background.clear()
         self._queued_at.clear()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
