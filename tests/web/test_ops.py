@@ -23,6 +23,7 @@ from sqlalchemy import create_engine, text
 
 from escoba import engine as eng
 from escoba.web.app import create_app
+from escoba.web.base.clock import ManualClock
 from escoba.web.base.logs import JsonFormatter
 from escoba.web.base.settings import Settings
 from escoba.web.table.service import TableService
@@ -47,6 +48,30 @@ def test_health_reports_database_schema_and_live_bridge(app_client: TestClient) 
     assert body["schema"] == body["schema"] and body["schema"] is not None
     assert body["live"] in ("local", "sqlite", "postgres", "redis") and body["live_ok"] is True
     assert app_client.get("/health/live").json() == {"status": "alive"}
+
+
+def test_health_says_who_runs_the_analyses_and_how_long_the_queue_is(
+    app_client: TestClient, clock: ManualClock
+) -> None:
+    """`analyses`: who runs them, the rounds waiting, the oldest's age (a
+    round finished two minutes ago, nobody has run it: robots inline)."""
+    assert app_client.get("/health").json()["analyses"] == {
+        "runs": "web",
+        "waiting": 0,
+        "oldest_seconds": None,
+    }
+    ana = create(app_client, "Ana")
+    ana.command("/robots", robot="tito")
+    ana.command("/start")
+    rng = random.Random(3)
+    while ana.table()["view"]["phase"] == "playing":
+        ana.act(rng.choice(ana.table()["view"]["legal_actions"]))
+    clock.advance(seconds=120)
+    assert app_client.get("/health").json()["analyses"] == {
+        "runs": "web",
+        "waiting": 1,
+        "oldest_seconds": 120.0,
+    }
 
 
 def test_health_is_503_when_the_schema_is_behind(tmp_path: Path) -> None:

@@ -68,6 +68,8 @@ log = logging.getLogger("escoba.analyses")
 STATUSES: Final = ("queued", "running", "done")
 #: Rows a runner looks at for one claim (another runner may take some first).
 CLAIM_CANDIDATES: Final = 8
+#: Looks at the queue for one claim, at most.
+CLAIM_PASSES: Final = 5
 
 _A = cast(Table, RoundAnalysisRow.__table__)
 
@@ -150,8 +152,9 @@ class Analyses(GameHistory):
 
     def claim_next_analysis(self, claimer: str = "") -> AnalysisJob | None:
         """Claim the first row of `pending_analyses` that no other runner
-        takes first (None: nothing to run)."""
-        while True:
+        takes first (None: nothing to run, or others took every row it
+        looked at, several times over: the next pass looks again)."""
+        for _ in range(CLAIM_PASSES):
             candidates = self.pending_analyses(CLAIM_CANDIDATES)
             if not candidates:
                 return None
@@ -160,6 +163,7 @@ class Analyses(GameHistory):
                 if job is not None:
                     return job
             # every candidate was taken by others or dropped: look again
+        return None
 
     def analysis_backlog(self) -> tuple[int, float | None]:
         """The rounds waiting for their analysis or being analysed, and the
