@@ -27,7 +27,7 @@ from escoba.web.base.clock import ManualClock
 from escoba.web.base.models import RoundAnalysisRow
 from escoba.web.base.settings import Settings
 from escoba.web.table.analyses import analyse_position
-from escoba.web.table.analysis_runner import AnalysisRunner
+from escoba.web.workers.analyses import AnalysisRunner
 from escoba.words import CATALOG
 
 from .conftest import first_legal
@@ -260,7 +260,7 @@ def test_a_runner_that_stops_gives_back_the_round_it_was_weighing(client: TestCl
         await runner.stop()
         gate.set()
 
-    with patch("escoba.web.table.analysis_runner.analyse_position", weigh_slowly):
+    with patch("escoba.web.workers.analyses.analyse_position", weigh_slowly):
         run_async(scenario())
     (row,) = rows(client)
     assert (row.status, row.done) == ("queued", 0)
@@ -292,7 +292,7 @@ def test_a_robot_answers_while_an_analysis_runs_however_long(
         return analyse_position(*args)
 
     with (
-        patch("escoba.web.table.analysis_runner.analyse_position", hang),
+        patch("escoba.web.workers.analyses.analyse_position", hang),
         TestClient(create_app(served, clock=clock, rng=random.Random(4), brain=first_legal)) as c,
     ):
         try:

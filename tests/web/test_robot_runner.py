@@ -28,7 +28,7 @@ from escoba.web.app import create_app
 from escoba.web.base.db import migrate
 from escoba.web.base.settings import Settings
 from escoba.web.table.jobs import RobotTurn
-from escoba.web.table.robots import RobotRunner, ThinkingPool, current_client
+from escoba.web.workers.robots import RobotRunner, ThinkingPool, current_client
 
 from .conftest import first_legal
 from .helpers import run_async

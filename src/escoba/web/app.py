@@ -56,13 +56,13 @@ from escoba.web.notices.dispatch import Dispatcher
 from escoba.web.notices.email.channel import EmailChannel
 from escoba.web.notices.push import PushChannel, Vapid
 from escoba.web.notices.push.worker import PushWorker
-from escoba.web.table.analysis_runner import AnalysisRunner
 from escoba.web.table.command_path import RobotBrain
 from escoba.web.table.devices import Devices
 from escoba.web.table.notice import Channel
 from escoba.web.table.reads import table_versions
-from escoba.web.table.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.web.table.service import TableService
+from escoba.web.workers.analyses import AnalysisRunner
+from escoba.web.workers.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
 from escoba.words import say
 
 log = logging.getLogger("escoba.web")

@@ -9,8 +9,8 @@ without one, whatever process or crash follows.
 
 **Computed in processes of their own, never the robots'.** A round's
 analysis is seconds of CPU against a robot's milliseconds, so it never runs
-in the robots' pool: a runner (`analysis_runner.AnalysisRunner`) claims
-rounds and weighs them, action by action, in processes of its own at a low
+in the robots' pool: a runner (`escoba.web.workers.analyses`) claims rounds
+and weighs them, action by action, in processes of its own at a low
 priority (`analysis_nice`). Each web process runs one (ESCOBA_ANALYSES=web,
 the default), or only `escoba worker` processes do, on any machines that
 share the database (ESCOBA_ANALYSES=worker). The progress (`done` of

@@ -37,7 +37,7 @@ from sqlalchemy.exc import OperationalError
 from escoba.analysis import StepAnalysis
 from escoba.web.table.analyses import Analyses, AnalysisJob, analyse_position
 from escoba.web.table.command_path import AfterOnly, Change
-from escoba.web.table.worker_processes import new_pool
+from escoba.web.workers.processes import new_pool
 
 log = logging.getLogger("escoba.analyses")
 

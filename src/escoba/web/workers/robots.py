@@ -48,7 +48,7 @@ from escoba.web.base import metrics
 from escoba.web.base.errors import Busy
 from escoba.web.table.command_path import AfterOnly, Change, RobotBrain
 from escoba.web.table.jobs import RobotTurn
-from escoba.web.table.worker_processes import new_pool
+from escoba.web.workers.processes import new_pool
 
 log = logging.getLogger("escoba.robots")
 
@@ -90,7 +90,7 @@ class ThinkingPool:
     the oldest job of the owner whose last job started longest ago, so owners
     take turns however many jobs each has queued.
     Nothing else runs here: the rounds' analyses have processes of their
-    own (escoba.web.table.analysis_runner), so a robot never waits for one."""
+    own (escoba.web.workers.analyses), so a robot never waits for one."""
 
     def __init__(self, processes: int) -> None:
         self.processes = processes
