@@ -2,6 +2,8 @@
 # The project's two entry points on a fresh machine (Python 3.11+, Node/npm):
 #   bash dev.sh run    set up what serving needs, then run the app (SQLite by default)
 #   bash dev.sh test   set up everything the tests need too, then run ruff, mypy, lint-imports and the suite
+#   bash dev.sh test tests/engine   (any test file or folder) those tests alone, without the
+#                      whole tree's checks: seconds for one room (the full run and CI check the tree)
 # Set-up is idempotent: a virtualenv in .venv with the pinned packages of
 # requirements.lock (`run`: the app's own; `test`: with the dev extras), and
 # the front-end packages of package-lock.json (`run`: without the devDependencies).
@@ -109,6 +111,17 @@ ensure_browser_packages() {
   fi
 }
 
+# Whether pytest's arguments name tests of their own (a file, a folder, or
+# a test's node id `file::name`): then only those run, without the checks.
+names_tests() {
+  local arg
+  for arg in "$@"; do
+    case "$arg" in -*) continue ;; esac
+    [ -e "${arg%%::*}" ] && return 0
+  done
+  return 1
+}
+
 cmd=${1:-}
 shift || true
 case "$cmd" in
@@ -119,10 +132,12 @@ case "$cmd" in
   test)
     setup dev
     ensure_browser_packages
-    "$VENV/bin/ruff" check src tests bench
-    "$VENV/bin/ruff" format --check src tests bench
-    "$VENV/bin/mypy" src
-    "$VENV/bin/lint-imports" --no-cache
+    if ! names_tests "$@"; then
+      "$VENV/bin/ruff" check src tests bench
+      "$VENV/bin/ruff" format --check src tests bench
+      "$VENV/bin/mypy" src
+      "$VENV/bin/lint-imports" --no-cache
+    fi
     exec "$VENV/bin/pytest" "$@"
     ;;
   *)

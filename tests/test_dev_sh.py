@@ -121,6 +121,26 @@ def test_test_adds_the_tests_tools_and_the_browser_packages(checkout: Path) -> N
     assert calls == ["escoba serve"] and said == ""
 
 
+def test_test_of_one_room_runs_its_tests_alone_without_the_whole_trees_checks(
+    checkout: Path,
+) -> None:
+    """`bash dev.sh test tests/engine` (a folder, a file, a test's node id):
+    those tests in seconds; the checks of the whole tree are the full run's."""
+    (checkout / "tests" / "engine").mkdir(parents=True)
+    (checkout / "tests" / "engine" / "test_cards.py").write_text("")
+    for args in (
+        ["tests/engine", "-q"],
+        ["-x", "tests/engine/test_cards.py"],
+        ["tests/engine/test_cards.py::test_one"],
+    ):
+        calls, _ = _dev_sh(checkout, "test", *args)
+        assert not any(c.split()[0] in ("ruff", "mypy", "lint-imports") for c in calls), calls
+        assert calls[-1] == "pytest " + " ".join(args)
+    # options alone, or a path that is none: the whole run
+    calls, _ = _dev_sh(checkout, "test", "-q", "-k", "tests/nowhere")
+    assert [c.split()[0] for c in calls[-5:]] == ["ruff", "ruff", "mypy", "lint-imports", "pytest"]
+
+
 def test_run_without_npm_says_what_is_missing(checkout: Path) -> None:
     (checkout.parent / "bin" / "npm").unlink()
     env = {
