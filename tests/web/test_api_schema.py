@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 import escoba
 from escoba.engine import EndReason, Phase
-from escoba.web.api.routes import HTTP_REFUSALS
+from escoba.web.api.refusals import HTTP_REFUSALS
 from escoba.web.api.schema import ERROR_CODES
 from escoba.web.app import create_app
 from escoba.web.base.errors import ServiceError

@@ -8,16 +8,16 @@ import asyncio
 import gc
 import logging
 import random
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import Final
+from typing import Final, Protocol
 
 import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import Response
 from itsdangerous import URLSafeSerializer
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -26,13 +26,14 @@ from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddle
 from escoba.web.api import docs as apidocs
 from escoba.web.api import game_routes as api_games
 from escoba.web.api import routes as api
+from escoba.web.api.refusals import ApiErrors
 from escoba.web.base import assets, metrics
 from escoba.web.base.clock import Clock, SystemClock
 from escoba.web.base.db import Database
-from escoba.web.base.errors import Busy, ServiceError
+from escoba.web.base.errors import Busy, ServiceError, speaks_json
 from escoba.web.base.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.base.settings import Settings
-from escoba.web.frame.deps import AppContext, lang_of
+from escoba.web.frame.deps import AppContext
 from escoba.web.frame.legacy_seats import LegacySeatsMiddleware
 from escoba.web.frame.security import BodyLimitMiddleware, GuardMiddleware, HeaderLimitMiddleware
 from escoba.web.html import (
@@ -43,6 +44,7 @@ from escoba.web.html import (
     push_routes,
     routes,
 )
+from escoba.web.html.error_pages import PageErrors
 from escoba.web.html.game_pages import router as games_router
 from escoba.web.html.lesson_routes import router as lesson_router
 from escoba.web.html.metrics_routes import router as metrics_router
@@ -63,7 +65,6 @@ from escoba.web.table.reads import table_versions
 from escoba.web.table.service import TableService
 from escoba.web.workers.analyses import AnalysisRunner
 from escoba.web.workers.robots import ClientTag, InlineRobots, RobotRunner, ThinkingPool
-from escoba.words import say
 
 log = logging.getLogger("escoba.web")
 
@@ -71,7 +72,6 @@ log = logging.getLogger("escoba.web")
 PUSH_DRAIN_SECONDS = 5.0
 GC_YOUNG = 20_000
 #: FastAPI's and Starlette's own errors outside the API, by status: the words.
-HTTP_ERRORS: Final = {404: "page_not_found", 405: "wrong_method"}
 #: Answers smaller than this go as they are (gzip's frame would eat the gain).
 GZIP_MIN_BYTES: Final = 512
 #: zlib's default (a board, ~10 KB, in ~0.2 ms); 9 saves under 1 % more, slower.
@@ -80,6 +80,16 @@ GZIP_LEVEL: Final = 6
 #: back until enough of them filled a block; a table page's stream gzips
 #: itself, flushed at each event: web/live/streams.py), nor what is compressed already.
 GZIP_NEVER: Final = tuple(sorted({*DEFAULT_EXCLUDED_CONTENT_TYPES, "text/event-stream"}))
+
+
+class ErrorFace(Protocol):
+    """How errors are said: the API's JSON (`api.refusals.ApiErrors`) or pages
+    (`html.error_pages.PageErrors`); `face` picks one per request, once."""
+
+    def refused(self, request: Request, exc: ServiceError) -> Response: ...
+    def bad_input(self, request: Request, exc: RequestValidationError) -> Response: ...
+    def http(self, request: Request, exc: StarletteHTTPException) -> Response: ...
+    def bug(self, request: Request) -> Response: ...
 
 
 @dataclass
@@ -314,18 +324,11 @@ def create_app(
     )
     assets.load()  # every static file read and named by its content, now
 
-    def error_page(
-        request: Request,
-        code: str,
-        status: int,
-        title: str = "error_title",
-        headers: Mapping[str, str] | None = None,
-    ) -> Response:
-        """A page of the app's own errors, in the viewer's language."""
-        lang = lang_of(request)
-        return routes.error_page(
-            say(code, lang), status, lang=lang, limits=settings.limits, title=title, headers=headers
-        )
+    faces: tuple[ErrorFace, ErrorFace] = (ApiErrors(), PageErrors(settings.limits))
+
+    def face(request: Request) -> ErrorFace:
+        """How this request's errors are said: the API's JSON or a page."""
+        return faces[0] if speaks_json(request.url.path) else faces[1]
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> Response:
@@ -333,9 +336,7 @@ def create_app(
             "refused",
             extra={"path": request.url.path, "code": exc.code, "status": exc.status},
         )
-        if request.url.path.startswith("/api/"):
-            return api.service_refusal(request, exc)
-        return routes.refusal(request, exc)
+        return face(request).refused(request, exc)
 
     @app.exception_handler(OperationalError)
     async def database_unavailable(request: Request, exc: OperationalError) -> Response:
@@ -347,33 +348,19 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        if request.url.path.startswith("/api/"):
-            return api.validation_refusal(request, exc)
-        return error_page(request, "bad_form", 422, title="refused_title")
+        return face(request).bad_input(request, exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         """FastAPI's and Starlette's own errors (no such path, wrong method, a
-        body that cannot be decoded): in the API's shape under /api/, a page
-        in the viewer's language elsewhere."""
-        if request.url.path.startswith("/api/"):
-            return api.http_refusal(exc)
-        code = HTTP_ERRORS.get(exc.status_code)
-        if code is None:
-            code = "server_error" if exc.status_code >= 500 else "bad_request"
-        return error_page(request, code, exc.status_code, headers=exc.headers)
+        body that cannot be decoded)."""
+        return face(request).http(request, exc)
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> Response:
         """A bug: Starlette logs it (and raises it on, after this answer).
         The API keeps Starlette's plain answer."""
-        if request.url.path.startswith("/api/"):
-            return PlainTextResponse("Internal Server Error", status_code=500)
-        try:
-            return error_page(request, "server_error", 500)
-        except Exception:  # the page itself failed: the plainest answer
-            log.exception("error page failed", extra={"path": request.url.path})
-            return PlainTextResponse("Internal Server Error", status_code=500)
+        return face(request).bug(request)
 
     app.include_router(ops.router)
     app.include_router(metrics_router)

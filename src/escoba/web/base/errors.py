@@ -15,6 +15,16 @@ from __future__ import annotations
 from escoba.i18n import DEFAULT_LANG
 from escoba.words import Limits, say
 
+#: The JSON API's addresses: their refusals are JSON (`{"error", "message"}`),
+#: every other address's a page in the viewer's language.
+API_PREFIX = "/api/"
+
+
+def speaks_json(path: str) -> bool:
+    """Whether a refusal at `path` is the API's JSON (else a page): the one
+    place that decides the face of an error."""
+    return path.startswith(API_PREFIX)
+
 
 class ServiceError(Exception):
     """A refused command: `code` is for programs (the API's `error`),

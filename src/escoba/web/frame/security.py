@@ -44,6 +44,7 @@ from itsdangerous import URLSafeSerializer
 from starlette.requests import cookie_parser
 
 from escoba.i18n import LANG_COOKIE, choose_lang
+from escoba.web.base.errors import speaks_json
 from escoba.web.base.limits import Limiter
 from escoba.web.base.settings import DEFAULT_LIMITS, PageLimits, Settings
 from escoba.web.rendering.templating import render_page
@@ -401,7 +402,7 @@ def refusal_parts(
     https = scope.get("scheme") == "https"
     words = words or code
     values = values or {}
-    if path.startswith("/api/"):
+    if speaks_json(path):
         message = say(words, "es", limits=limits, **values)
         body = json.dumps({"error": code, "message": message}).encode()
         content_type = b"application/json"
