@@ -13,12 +13,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, update
 
 from escoba.bots import SEATABLE
+from escoba.spoofing import look_alike, looks_like_a_robot
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.errors import Conflict, Invalid
 from escoba.web.base.models import SeatRow
 from escoba.web.base.settings import Settings
-from escoba.web.table.spoofing import look_alike, looks_like_a_robot
 
 from .conftest import first_legal
 from .helpers import create, join, page_table, service_of, table_version

@@ -15,13 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, insert, update
 
 from escoba.bots import SEATABLE
-from escoba.web.app import create_app
-from escoba.web.base.clock import ManualClock
-from escoba.web.base.errors import Conflict, Invalid
-from escoba.web.base.models import ChatRow, SeatRow
-from escoba.web.base.settings import Settings
-from escoba.web.table.service import TableService
-from escoba.web.table.spoofing import (
+from escoba.spoofing import (
     MAX_MARKS_PER_LETTER,
     has_visible_letter_or_digit,
     look_alike,
@@ -32,6 +26,12 @@ from escoba.web.table.spoofing import (
     strip_bidi_controls,
     strip_invisible,
 )
+from escoba.web.app import create_app
+from escoba.web.base.clock import ManualClock
+from escoba.web.base.errors import Conflict, Invalid
+from escoba.web.base.models import ChatRow, SeatRow
+from escoba.web.base.settings import Settings
+from escoba.web.table.service import TableService
 
 from .conftest import first_legal
 from .helpers import create, join, page_table, service_of, table_version

@@ -184,7 +184,7 @@ def who(name: str, robot: bool = False, lang: str = "es", level: str | None = No
     """A name as the pages show it: in its own <bdi>, so that letters written
     right to left in it cannot reorder the words around it, and followed by
     the robot mark when a robot plays the seat. No person's name may look
-    like a robot's or say «robot» (`escoba.web.table.spoofing`), so the mark
+    like a robot's or say «robot» (`escoba.spoofing`), so the mark
     cannot be forged. `level`: the robot's (`RobotInfo.level`), a tag after
     the mark as the lobby's seats and the board's have it («aprende»), its
     description in the title."""

@@ -8,17 +8,17 @@ from datetime import timedelta
 
 from sqlalchemy import Connection, bindparam, func, select
 
-from escoba.web.base.errors import Forbidden, Invalid, RateLimited
-from escoba.web.base.models import ChatRow
-from escoba.web.table.command_path import CommandPath, Outcome
-from escoba.web.table.pages import ChatLine
-from escoba.web.table.spoofing import (
+from escoba.spoofing import (
     MAX_MARKS_PER_LETTER,
     most_marks_on_a_letter,
     shows_something,
     strip_bidi_controls,
     strip_invisible,
 )
+from escoba.web.base.errors import Forbidden, Invalid, RateLimited
+from escoba.web.base.models import ChatRow
+from escoba.web.table.command_path import CommandPath, Outcome
+from escoba.web.table.pages import ChatLine
 from escoba.web.table.store import Credential, TableTx, find_seat
 
 CHAT_SHOWN = 50

@@ -10,16 +10,16 @@ from dataclasses import dataclass
 from escoba.bots import SEATABLE
 from escoba.engine import RuleSet, new_game
 from escoba.engine.rules import SITE_TARGETS, TARGETS
-from escoba.web.base.errors import Conflict, Forbidden, Invalid
-from escoba.web.table.command_path import Change, CommandPath, Outcome
-from escoba.web.table.pages import TableStatus
-from escoba.web.table.spoofing import (
+from escoba.spoofing import (
     MAX_MARKS_PER_LETTER,
     has_visible_letter_or_digit,
     look_alike,
     looks_like_a_robot,
     most_marks_on_a_letter,
 )
+from escoba.web.base.errors import Conflict, Forbidden, Invalid
+from escoba.web.table.command_path import Change, CommandPath, Outcome
+from escoba.web.table.pages import TableStatus
 from escoba.web.table.store import (
     MAX_SEATS,
     Credential,
