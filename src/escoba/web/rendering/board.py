@@ -121,7 +121,7 @@ class RoundTable:
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class LastStep:
     """The newest public step of the round, for the page's animations: a card
     going to the table, a capture flying to its pile, «¡ESCOBA!»."""
 
@@ -171,7 +171,7 @@ class Board:
     summary: RoundTable | None
     winners_text: Markup | None
     spectator: bool
-    move: Move | None = None
+    move: LastStep | None = None
     rounds: GameRounds | None = None
     series: tuple[tuple[Markup, int], ...] = ()  # «Serie»: who, games won
 
@@ -241,7 +241,7 @@ def _name(names: tuple[Markup, ...], seat: int, lang: str = "es") -> Markup:
     return say_html("nameless_player", lang, n=seat + 1)
 
 
-def _move(view: View) -> Move | None:
+def _move(view: View) -> LastStep | None:
     key_base = f"{view.round_number}-{view.deal_number}"
     if view.history:
         last = view.history[-1]
@@ -253,12 +253,12 @@ def _move(view: View) -> Move | None:
         else:
             taken = tuple(NOTATION[c] for c in last.cards if c != last.card)
             kind = "take" if last.cards else "leave"
-        return Move(f"{key_base}-{len(view.history)}", kind, last.seat, card, taken, splash)
+        return LastStep(f"{key_base}-{len(view.history)}", kind, last.seat, card, taken, splash)
     take = view.table_take
     if take is not None and view.phase is Phase.PLAYING:
         splash = "¡ESCOBA DOBLE!" if take.escobas >= 2 else "¡ESCOBA!"
         taken = tuple(NOTATION[c] for c in take.cards)
-        return Move(f"{view.round_number}-take", "deal", take.seat, "", taken, splash)
+        return LastStep(f"{view.round_number}-take", "deal", take.seat, "", taken, splash)
     return None
 
 
