@@ -297,6 +297,18 @@ def create_app(
         redoc_url=None,
     )
     app.state.ctx = ctx
+    add_middleware(app, settings, limiter, ctx)
+    assets.load()  # every static file read and named by its content, now
+    add_error_faces(app, settings)
+    include_routes(app)
+    return app
+
+
+def add_middleware(app: FastAPI, settings: Settings, limiter: Limiter, ctx: AppContext) -> None:
+    """Every request's way in, innermost first: old per-table cookies moved to
+    the device, the guards (limits, origins, the device), the caps on a
+    request's body and head, the client's name for the robots' fairness,
+    and gzip outermost."""
     app.add_middleware(LegacySeatsMiddleware, devices=ctx.devices, settings=settings)
     app.add_middleware(
         GuardMiddleware,
@@ -322,8 +334,10 @@ def create_app(
         compresslevel=GZIP_LEVEL,
         exclude_content_types=GZIP_NEVER,
     )
-    assets.load()  # every static file read and named by its content, now
 
+
+def add_error_faces(app: FastAPI, settings: Settings) -> None:
+    """Every error said once, in the face its address takes (`ErrorFace`)."""
     faces: tuple[ErrorFace, ErrorFace] = (ApiErrors(), PageErrors(settings.limits))
 
     def face(request: Request) -> ErrorFace:
@@ -362,6 +376,9 @@ def create_app(
         The API keeps Starlette's plain answer."""
         return face(request).bug(request)
 
+
+def include_routes(app: FastAPI) -> None:
+    """The routers, the operations' and the API's first."""
     app.include_router(ops.router)
     app.include_router(metrics_router)
     app.include_router(api.router)
@@ -378,7 +395,6 @@ def create_app(
     app.include_router(assets.router)
     app.include_router(install.router)
     app.include_router(lesson_router)
-    return app
 
 
 def tune_collector() -> None:
