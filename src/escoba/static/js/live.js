@@ -2,8 +2,9 @@
  *
  * htmx swaps the boards the live stream brings (or fetches on its word) and
  * the answers to a play; this says «Reconectando…» while there is no
- * stream, keeps what must survive a swap (open <details>, the focus, where
- * the cards were for the animations), drops a board that is older than
+ * stream, keeps what must survive a swap (open <details>, what a person
+ * ticked or typed and has not sent, the focus, where the cards were for
+ * the animations), drops a board that is older than
  * the one shown or that the page shows already, tries again a fetch that
  * failed or came back behind, and after each swap has the other parts
  * draw their share of the fresh board (and a round's or the game's end,
@@ -79,6 +80,42 @@ document.addEventListener("htmx:sseError", function (event) {
 
 // Open <details> (a confirm step, the pause menu) stay open across refreshes.
 var openDetails = [];
+
+// What a person ticked or typed in a form of the board and has not sent
+// (the notices' choices, the e-mail address): a refresh redraws the form as
+// the server has it, so the edits are put back after it; sending the form
+// forgets them. Kept by the form's address, then each field's name (and a
+// box's value).
+var edits = {};
+
+function fieldKey(i) {
+  var box = i.type === "checkbox" || i.type === "radio";
+  return [i.name + " " + (box ? i.value : ""), box ? "checked" : "value"];
+}
+
+function edited(event) {
+  var i = event.target;
+  var f = i.form;
+  var board = $("#board");
+  if (!f || !board || !board.contains(f) || !i.name || /hidden|submit/.test(i.type)) return;
+  if (/play|claim|chat/.test(f.id + f.className)) return;
+  var a = f.getAttribute("action");
+  var k = fieldKey(i);
+  (edits[a] = edits[a] || {})[k[0]] = i[k[1]];
+}
+
+document.addEventListener("change", edited);
+document.addEventListener("input", edited);
+
+function putEditsBack() {
+  $all("#board form").forEach(function (f) {
+    var kept = edits[f.getAttribute("action")] || {};
+    $all("[name]", f).forEach(function (i) {
+      var k = fieldKey(i);
+      if (k[0] in kept) i[k[1]] = kept[k[0]];
+    });
+  });
+}
 
 function beforeBoardSwap() {
   outcomeBefore = !!$(OUTCOME);
@@ -188,6 +225,7 @@ document.addEventListener("htmx:afterSettle", function (event) {
       var d = id && document.getElementById(id);
       if (d) d.open = true;
     });
+    putEditsBack();
     render();
     keepConfirm();
     absoluteInvite();
@@ -210,6 +248,7 @@ document.addEventListener("htmx:afterSettle", function (event) {
 // error) ends it.
 document.addEventListener("htmx:beforeRequest", function (event) {
   var elt = event.detail && event.detail.elt;
+  if (elt instanceof HTMLFormElement) delete edits[elt.getAttribute("action")];
   if (elt && (elt.id === "play-form" || elt.id === "claim-form")) {
     state.inFlight = true;
     picked.hand = null;
