@@ -39,7 +39,7 @@ import random
 from dataclasses import dataclass
 
 from escoba.bots.judge import Judge
-from escoba.bots.knowledge import Knowledge
+from escoba.bots.knowledge import Knowledge, shuffle
 from escoba.bots.sim import RoundSim
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
@@ -214,7 +214,7 @@ class PosteriorSampler:
         sizes = know.hand_sizes
         total = 0.0
         for _ in range(pool):
-            rng.shuffle(unseen)
+            shuffle(unseen, rng)
             hands: list[list[int]] = []
             pos = 0
             w = 1.0
@@ -251,7 +251,7 @@ class PosteriorSampler:
             sim.hands[s] = hand[:]
             held.update(hand)
         deck = [c for c in know.unseen if c not in held]
-        rng.shuffle(deck)
+        shuffle(deck, rng)
         sim.deck = deck
         return sim
 

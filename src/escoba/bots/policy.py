@@ -352,7 +352,9 @@ def _takes(table: tuple[int, ...], gain: Sequence[float]) -> tuple[float, ...]:
         vals = tuple([VALUE[c] for c in table])
         n = len(table)
         out = [0.0] * 11
-        for x in range(1, 11):
+        # no group of the table sums past its total: a card of value x
+        # takes nothing below 15 - total
+        for x in range(max(1, FIFTEEN - sum(vals)), 11):
             for g in index_groups(FIFTEEN - x, vals):
                 worth = sum([gain[table[i]] for i in g]) + (W_ESCOBA if len(g) == n else 0.0)
                 if worth > out[x]:
@@ -436,7 +438,7 @@ def careful_playout_reference(sim: RoundSim, stop: int = 0, plies: int = 1_000) 
 #: found here, bench/RESULTS-analysis.md).
 _CAREFUL: dict[tuple[int, bool], dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], Move]]
 _CAREFUL = {}
-_CAREFUL_LIMIT = 300_000
+_CAREFUL_LIMIT = 100_000
 
 
 def careful_playout(sim: RoundSim, stop: int = 0, plies: int = 1_000) -> None:
