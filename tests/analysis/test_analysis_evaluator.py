@@ -119,3 +119,44 @@ def test_another_evaluator_plugs_into_the_same_analysis() -> None:
         assert step.best == move_of(v, v.legal[0])
         assert step.cost == played and step.given_away == played
         assert step.mark == THRESHOLDS.mark(played, 0.0)
+
+
+def test_the_stopping_rule_reads_the_standard_error_of_every_graded_difference() -> None:
+    """With a target `se`, a search stops at a look (after `min_worlds`,
+    then every `step_worlds`) once the best candidate less each other one
+    is known to within `se`; a close, noisy decision runs to the cap."""
+    rule = LunaEvaluator(worlds=64, se=0.1, min_worlds=8, step_worlds=4)
+    rng = random.Random(35)
+    # clear: the best is 2 points ahead, world after world alike
+    clear = [[2.0 + rng.gauss(0, 0.01) for _ in range(8)], [0.0] * 8]
+    assert rule.enough(clear, 8)
+    assert not rule.enough([c[:7] for c in clear], 7)  # before the first look
+    # twins (candidates that differ by nothing that can score) are clear too
+    twins = [[rng.choice((-1.0, 3.0)) for _ in range(8)]] * 2
+    assert rule.enough(twins, 8)
+    # close: a point either way from world to world
+    noisy = [[rng.choice((-1.0, 1.0)) for _ in range(60)], [0.0] * 60]
+    for worlds in range(8, 61, 4):
+        assert not rule.enough([s[:worlds] for s in noisy], worlds)
+    assert rule.enough(noisy, 64)  # the cap
+    assert not rule.enough([c[:9] for c in clear], 9)  # between two looks
+    # without a target the rule is the cap alone
+    assert not LunaEvaluator(worlds=64).enough(clear, 8)
+
+
+def test_a_search_that_stops_early_gives_the_figures_of_a_fixed_one() -> None:
+    """The rule reads the worlds' figures only: a search that stops after n
+    worlds gives exactly what a search of n fixed worlds from the same
+    source gives; a target no figure meets runs to the cap."""
+    v = next(v for v in positions(2, 3) if len(v.legal) >= 3)
+    loose = LunaEvaluator(worlds=40, se=10.0, min_worlds=8, step_worlds=4)
+    early = loose.evaluate(v, position_rng(v))
+    assert early.method == "search" and early.worlds == 8
+    assert LunaEvaluator(worlds=8).evaluate(v, position_rng(v)) == early
+    strict = LunaEvaluator(worlds=24, se=1e-6, min_worlds=8, step_worlds=4)
+    full = strict.evaluate(v, position_rng(v))
+    assert full.worlds == 24
+    assert LunaEvaluator(worlds=24).evaluate(v, position_rng(v)) == full
+    settings = dict(loose.describe().settings)
+    assert (settings["se"], settings["min_worlds"], settings["step_worlds"]) == (10.0, 8, 4)
+    assert "se" not in dict(LunaEvaluator().describe().settings)  # as before issue 35
