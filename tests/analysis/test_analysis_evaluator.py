@@ -159,4 +159,49 @@ def test_a_search_that_stops_early_gives_the_figures_of_a_fixed_one() -> None:
     assert LunaEvaluator(worlds=24).evaluate(v, position_rng(v)) == full
     settings = dict(loose.describe().settings)
     assert (settings["se"], settings["min_worlds"], settings["step_worlds"]) == (10.0, 8, 4)
-    assert "se" not in dict(LunaEvaluator().describe().settings)  # as before issue 35
+    assert "se" not in dict(LunaEvaluator(se=0.0).describe().settings)  # as before issue 35
+    # the analysis's settings, stored with it
+    assert dict(LunaEvaluator().describe().settings) == {
+        "beta": 25.0,
+        "carmen_reply": True,
+        "endgame": True,
+        "horizon": 0,
+        "min_worlds": 64,
+        "pool": 2048,
+        "rollout": "careful",
+        "se": 0.09,
+        "step_worlds": 16,
+        "worlds": 512,
+    }
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_cut_playout_plays_the_deal_and_estimates_the_rest(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the analysis's horizon (0: the current deal played out, the rest
+    estimated) the deck's order is never read, so the hands drawn again take
+    their figures from the first time: the same figures as playing them out
+    again. The escobas still to come are shared out evenly: they change no
+    margin; each side's points are the margin's and add up by line."""
+    evaluator = LunaEvaluator(worlds=48, se=0.0)
+    assert evaluator.horizon == 0
+    v = next(v for v in positions(players, 4) if len(v.legal) >= 3 and v.deck_size)
+    ev = evaluator.evaluate(v, position_rng(v))
+    monkeypatch.setattr(LunaEvaluator, "reuse_worlds", False)
+    assert evaluator.evaluate(v, position_rng(v)) == ev
+    side = knowledge(v).base.side[knowledge(v).seat]
+    for value, points, lines in zip(ev.values, ev.points, ev.lines, strict=True):
+        assert value == pytest.approx(margin(points, side))
+        assert [sum(by_line) for by_line in lines] == pytest.approx(list(points))
+        assert all(by_line[-1] == 0 for by_line in lines)  # no leftover before the end
+    full = LunaEvaluator.played_out(worlds=48).evaluate(v, position_rng(v))
+    assert full.worlds == 48 and full.values != ev.values
+    assert dict(LunaEvaluator.played_out().describe().settings) == {
+        "beta": 25.0,
+        "carmen_reply": True,
+        "endgame": True,
+        "pool": 2048,
+        "rollout": "careful",
+        "worlds": 512,
+    }  # the settings stored before issue 35

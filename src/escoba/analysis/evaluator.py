@@ -47,6 +47,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from escoba.analysis.lines import LINES, line_points
@@ -60,23 +61,45 @@ from escoba.bots.policy import PLAYOUTS
 from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
+from escoba.engine.rules import HAND_SIZE
 from escoba.engine.view import View
 
 #: The most worlds of an analysis: bench/RESULTS-analysis.md measures the
 #: noise and the CPU time that chose it.
 WORLDS = 512
-#: A search may stop sampling a decision once the standard error of every
+#: A search stops sampling a decision once the standard error of every
 #: difference that could grade it (the best candidate less each other one,
-#: `graded_pairs`) is at most this many round points; 0 (the default): always
-#: `WORLDS`. Measured for issue 35 (bench/RESULTS-analysis.md): a stop of
-#: this kind saves little (8 % of the playouts at 0.05, 22 % at 0.09), and
-#: every target raises the noise of a step's cost above the fixed search's
-#: (0.092 rms), for the worlds a decision needs are set by that noise, not
-#: by how clear its best candidate is.
-SE_TARGET = 0.0
+#: `graded_pairs`) is at most this many round points, or at `WORLDS`; 0:
+#: always `WORLDS`. With playouts cut at `HORIZON` the noise of a decision
+#: varies far more than before (a quiet deal at two players, a sweep-prone
+#: one at four), and the rule spends the worlds where it is: a third of
+#: them on average, for a cost's spread over random sources of 0.084 rms
+#: against the 0.092 of 512 worlds played out (issue 35,
+#: bench/RESULTS-analysis.md). Before the cut it saved little: 8 % of the
+#: playouts at 0.05, for more noise than the fixed search.
+SE_TARGET = 0.09
+#: The deals a playout plays after the current one before the rest of the
+#: round is estimated (`policy.expected_points`, line by line:
+#: `lines.line_points`); None: every playout to the round's end (the analysis
+#: before issue 35). At 0 the current deal is played out and the rest
+#: estimated: 5 times less work, the half of a cost's noise that came from
+#: later deals gone, and the marks of a round played out in 96 % of decisions
+#: (bench/RESULTS-analysis.md).
+HORIZON: int | None = 0
+#: The escobas still to come after a cut playout, by the number of players
+#: and of deals after the cut: careful playouts from the first play of a
+#: deal to the round's end (150 random rounds each, 2026-12-06). Added to
+#: every side's escobas in equal shares, the same for every candidate, they
+#: change no margin and no cost; they keep each side's expected points
+#: comparable with a round played to its end.
+FUTURE_ESCOBAS: dict[int, tuple[float, ...]] = {
+    2: (0.0, 0.16, 0.47, 0.82, 1.12, 1.54),
+    3: (0.0, 0.32, 0.81, 1.24),
+    4: (0.0, 0.58, 1.29),
+}
 #: The worlds sampled before the rule is first looked at, and how many more
 #: between two looks.
-MIN_WORLDS = 32
+MIN_WORLDS = 64
 STEP_WORLDS = 16
 #: Uniform deals the posterior weighs per position: at Luna's 256 the pool's
 #: own luck added to the noise; more than 2,048 did not lower it.
@@ -171,6 +194,10 @@ class LunaEvaluator:
     `se`), see the module."""
 
     display_name = "Luna"
+    #: Whether a horizon-0 search takes the figures of hands drawn before
+    #: (`_search`) instead of playing them out again; the same figures
+    #: either way (a test turns it off to check).
+    reuse_worlds = True
 
     def __init__(
         self,
@@ -183,6 +210,7 @@ class LunaEvaluator:
         se: float = SE_TARGET,
         min_worlds: int = MIN_WORLDS,
         step_worlds: int = STEP_WORLDS,
+        horizon: int | None = HORIZON,
     ) -> None:
         """`worlds`: the worlds a decision samples (the most, with a
         stopping rule); `se`: 0 (the default) for none, else the standard error
@@ -196,6 +224,8 @@ class LunaEvaluator:
             raise ValueError("an analysis needs at least two worlds")
         if rollout not in PLAYOUTS:
             raise ValueError(f"unknown playout {rollout!r} (known: {', '.join(PLAYOUTS)})")
+        if horizon is not None and horizon < 0:
+            raise ValueError("a horizon is a number of deals, 0 or more")
         if se < 0 or min_worlds < 2 or step_worlds < 1:
             raise ValueError("a stopping rule needs se >= 0, min_worlds >= 2, step_worlds >= 1")
         self.worlds = worlds
@@ -207,6 +237,13 @@ class LunaEvaluator:
         self.se = se
         self.min_worlds = min_worlds
         self.step_worlds = step_worlds
+        self.horizon = horizon
+
+    @classmethod
+    def played_out(cls, worlds: int = WORLDS) -> LunaEvaluator:
+        """The analysis before issue 35: every playout to the round's end,
+        exactly `worlds` worlds a decision."""
+        return cls(worlds, horizon=None, se=0.0)
 
     def describe(self) -> EvaluatorInfo:
         settings: dict[str, str | int | float | bool] = {
@@ -217,6 +254,8 @@ class LunaEvaluator:
             "carmen_reply": self.carmen_reply,
             "endgame": self.endgame,
         }
+        if self.horizon is not None:
+            settings["horizon"] = self.horizon
         if self.se > 0:
             settings |= {
                 "se": self.se,
@@ -275,23 +314,48 @@ class LunaEvaluator:
         """Luna's search (`luna.search`'s worlds, in its order: one world
         drawn, every candidate answered by Carmen's rule and played out in
         it, then the next), each world's points kept by side and line,
-        until `enough`."""
+        until `enough`. With a horizon of 0 (the current deal played out,
+        the rest estimated), a world's figures depend on the hidden hands
+        alone, never on the deck's order: a world whose hands were drawn
+        before (the posterior draws its likely deals again and again) takes
+        their figures instead of playing them out again."""
         playout = PLAYOUTS[self.rollout]
+        nsides = know.base.nsides
+        future = 0.0  # each side's share of the escobas after a cut
+        if self.horizon is not None:
+            cut = max(0, know.deck_size - self.horizon * HAND_SIZE * know.players)
+            playout = partial(playout, stop=cut)
+            after = FUTURE_ESCOBAS.get(know.players, ())
+            deals = cut // (HAND_SIZE * know.players)
+            future = after[min(deals, len(after) - 1)] / nsides if after and deals else 0.0
         reply = CarmenReply(know, moves) if self.carmen_reply else None
         n = len(moves)
-        nsides = know.base.nsides
         samples: list[list[float]] = [[] for _ in range(n)]
         points = [[0.0] * nsides for _ in range(n)]
         lines = [[[0.0] * len(LINES) for _ in range(nsides)] for _ in range(n)]
+        seen: dict[tuple[tuple[int, ...], ...], list[tuple[float, list[float], list[list[float]]]]]
+        seen = {}
+        reuse = self.horizon == 0 and self.reuse_worlds
         worlds = 0
         while True:
             world = sample(rng)
-            for i, move in enumerate(moves):
-                sim = answered(world, move, i, reply)
-                playout(sim)
-                by_line = line_points(sim)
-                pts = [sum(side_lines) for side_lines in by_line]
-                samples[i].append(margin(pts, side))
+            key = tuple([tuple(h) for h in world.hands]) if reuse else ()
+            figures = seen.get(key) if reuse else None
+            if figures is None:
+                figures = []
+                for i, move in enumerate(moves):
+                    sim = answered(world, move, i, reply)
+                    playout(sim)
+                    by_line = line_points(sim)
+                    if future and not sim.over:
+                        for side_lines in by_line:
+                            side_lines[0] += future
+                    pts = [sum(side_lines) for side_lines in by_line]
+                    figures.append((margin(pts, side), pts, by_line))
+                if reuse:
+                    seen[key] = figures
+            for i, (value, pts, by_line) in enumerate(figures):
+                samples[i].append(value)
                 for s in range(nsides):
                     points[i][s] += pts[s]
                     acc = lines[i][s]

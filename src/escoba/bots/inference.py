@@ -212,17 +212,20 @@ class PosteriorSampler:
             return
         unseen = list(know.unseen)
         sizes = know.hand_sizes
+        # `weighed`, each seat's observations found once for the whole pool
+        terms = [[(o.known, o.weight) for o in obs if o.seat == s] for s in self.hidden]
         total = 0.0
         for _ in range(pool):
             shuffle(unseen, rng)
             hands: list[list[int]] = []
             pos = 0
             w = 1.0
-            for s in self.hidden:
+            for s, seen in zip(self.hidden, terms, strict=True):
                 hand = unseen[pos : pos + sizes[s]]
                 pos += sizes[s]
                 hands.append(hand)
-                w = self.weighed(w, s, hand)
+                for known, wt in seen:
+                    w /= known + sum([wt[c] for c in hand])
             total += w
             self.deals.append(hands)
             self.cum.append(total)
