@@ -25,6 +25,9 @@ bench/RESULTS-analysis.md; `--out` keeps the run's JSON.
   the share of decisions with the same mark; the mean absolute difference
   of a step's cost; the plays moved between «blunder» and unmarked; and
   whether every figure of a step is the same.
+- `luna` (issue 35): Luna's decisions at a fixed `--worlds` on the turns of
+  `--rounds` rounds of Carmen, by today's code and this tree, each in a
+  fresh process: CPU per decision, and whether she chooses alike.
 
 Every round's deck and every robot's random source come from `--seed`, so
 a run is the same run every time (its CPU figures aside). One process.
@@ -35,6 +38,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import os
 import random
 import statistics
@@ -210,6 +214,64 @@ def one(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def luna_one(args: argparse.Namespace) -> dict[str, Any]:
+    """Luna's decisions at a fixed number of worlds (`--worlds`: no clock,
+    so the same choices on any machine) on every turn with a choice of
+    `--rounds` rounds of Carmen at `--players`, in whatever `escoba` this
+    process imports: CPU per decision and the choices made."""
+    from escoba.bots.luna import Luna
+
+    players = args.players[0]
+    luna = Luna(budget=math.inf, min_worlds=args.worlds[0], max_worlds=args.worlds[0], limit=None)
+    seconds = 0.0
+    choices: list[str] = []
+    for r in range(args.rounds):
+        final = play(players, "carmen", args.seed + r)
+        summary = final.finished_rounds[-1]
+        for before, _ in list(round_states(summary, players, final.rules))[:-1]:
+            v = view(before, before.round.turn)
+            if len(v.legal) < 2:
+                continue
+            start = time.process_time()
+            action = luna.choose(v, random.Random(len(choices)))
+            seconds += time.process_time() - start
+            choices.append(json.dumps(action.to_dict(), sort_keys=True))
+    return {"decisions": len(choices), "cpu": seconds, "choices": choices}
+
+
+def luna(args: argparse.Namespace) -> dict[str, Any]:
+    """`luna_one` by today's code (`--ref`) and this tree (or `--new`), each
+    in a fresh process, per table size: CPU per decision and whether every
+    choice is the same (then her strength is the same, deal for deal)."""
+    out: dict[str, Any] = {"ref": args.ref, "new": args.new, "load_before": os.getloadavg()}
+    with tempfile.TemporaryDirectory() as tmp:
+        ref = _ref_tree(args.ref, Path(tmp) / "ref")
+        here = Path(__file__).resolve().parents[1] / "src"
+        if args.new:
+            here = _ref_tree(args.new, Path(tmp) / "new")
+        for players in args.players:
+            got = {}
+            for name, src in (("old", ref), ("new", here)):
+                argv = ["luna_one", "--players", str(players), "--rounds", str(args.rounds)]
+                argv += ["--seed", str(args.seed), "--worlds", str(args.worlds[0])]
+                got[name] = _run_in(src, argv)
+            old, new = got["old"], got["new"]
+            row = {
+                "decisions": old["decisions"],
+                "ms_per_decision_old": 1000 * old["cpu"] / old["decisions"],
+                "ms_per_decision_new": 1000 * new["cpu"] / new["decisions"],
+                "ratio": new["cpu"] / old["cpu"],
+                "same_choices": sum(
+                    a == b for a, b in zip(old["choices"], new["choices"], strict=True)
+                )
+                / old["decisions"],
+            }
+            out[str(players)] = row
+            print(json.dumps({players: row}), flush=True)
+    out["load_after"] = os.getloadavg()
+    return out
+
+
 def _ref_tree(rev: str, into: Path) -> Path:
     """The `src` of git revision `rev`, exported under `into`."""
     root = Path(__file__).resolve().parents[1]
@@ -222,13 +284,20 @@ def _ref_tree(rev: str, into: Path) -> Path:
     return into / "src"
 
 
+def _run_in(src: Path, argv: list[str]) -> dict[str, Any]:
+    """This script with `argv` in a fresh process that imports `escoba`
+    from `src`: the JSON it prints last."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    done = subprocess.run(
+        [sys.executable, __file__, *argv], env=env, check=True, capture_output=True, text=True
+    )
+    return cast(dict[str, Any], json.loads(done.stdout.splitlines()[-1]))
+
+
 def _one_in(src: Path, players: int, robot: str, seed: int, worlds: int) -> dict[str, Any]:
     """`one` in a fresh process that imports `escoba` from `src`."""
-    env = dict(os.environ, PYTHONPATH=str(src))
-    argv = [sys.executable, __file__, "one", "--players", str(players), "--robots", robot]
-    argv += ["--seed", str(seed), "--worlds", str(worlds)]
-    done = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
-    return cast(dict[str, Any], json.loads(done.stdout.splitlines()[-1]))
+    argv = ["one", "--players", str(players), "--robots", robot]
+    return _run_in(src, [*argv, "--seed", str(seed), "--worlds", str(worlds)])
 
 
 def _judged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
@@ -327,6 +396,8 @@ MODES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "marks": marks,
     "compare": compare,
     "one": one,
+    "luna": luna,
+    "luna_one": luna_one,
 }
 
 
@@ -351,8 +422,8 @@ def main() -> None:
     args.players = [int(p) for p in args.players.split(",")]
     args.worlds = [int(w) for w in args.worlds.split(",")]
     args.robots = args.robots.split(",")
-    if args.mode == "one":
-        print(json.dumps(one(args)))
+    if args.mode in ("one", "luna_one"):
+        print(json.dumps(MODES[args.mode](args)))
         return
     result = {
         "mode": args.mode,
