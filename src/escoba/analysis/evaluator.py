@@ -22,20 +22,22 @@ each side's by scoring line (`lines`, `escoba.analysis.lines`: escobas,
 cards, diamonds, sevens or la setenta, the 7 of diamonds, the leftover),
 the sums the playouts scored, kept line by line.
 
-`LunaEvaluator` is Luna's machinery (`escoba.bots`) at a fixed number of
-worlds: what the seat knows (`knowledge`), worlds drawn by the weighed
-posterior (`inference.PosteriorSampler`: the other players' plays of this
-deal say what they hold), every candidate answered by Carmen's rule
-(`reply`) and played out carefully (`policy.careful_playout`) in the *same*
-worlds (common random numbers, in `luna.search`'s order), and, once the seat
-can see the whole rest of the round, the exact solver (`endgame.solve`)
-instead of samples. A fixed number of worlds, never a time budget, makes the
-result the same on a busy machine as on a quiet one; the caller seeds the
-random source from what the seat can see (`escoba.analysis.seeding`), so the
-figure never depends on a card the seat could not see. (A rule that stops
-sampling once the figures are precise enough, `se`, is there as an option:
-it reads only the worlds' figures, so it keeps that property; issue 35
-measured it and left it off, see `SE_TARGET`.)
+`LunaEvaluator` is Luna's machinery (`escoba.bots`): what the seat knows
+(`knowledge`), worlds drawn by the weighed posterior
+(`inference.PosteriorSampler`: the other players' plays of this deal say
+what they hold), every candidate answered by Carmen's rule (`reply`) and the
+current deal played out carefully (`policy.careful_playout`) in the *same*
+worlds (common random numbers, in `luna.search`'s order), the rest of the
+round estimated from the tallies (`HORIZON`: issue 35; the last deal is
+always played to its end), and, once the seat can see the whole rest of the
+round, the exact solver (`endgame.solve`) instead of samples. It samples
+until the figures that could grade the play are precise enough
+(`SE_TARGET`) or `WORLDS` are done. A rule that reads only the worlds'
+figures, never a time budget, makes the result the same on a busy machine
+as on a quiet one; the caller seeds the random source from what the seat
+can see (`escoba.analysis.seeding`), so the figure never depends on a card
+the seat could not see. `LunaEvaluator.played_out()` is the analysis before
+issue 35 (every playout to the round's end, 512 worlds).
 
 A stronger robot plugs in by implementing `Evaluator` (its `evaluate` and
 `describe`), nothing else of the analysis changes.

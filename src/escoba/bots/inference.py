@@ -212,7 +212,9 @@ class PosteriorSampler:
             return
         unseen = list(know.unseen)
         sizes = know.hand_sizes
-        # `weighed`, each seat's observations found once for the whole pool
+        # `weighed` with each seat's observations found once for the whole
+        # pool (a subclass's own `weighed` is called as it is)
+        own = type(self).weighed is not PosteriorSampler.weighed
         terms = [[(o.known, o.weight) for o in obs if o.seat == s] for s in self.hidden]
         total = 0.0
         for _ in range(pool):
@@ -224,6 +226,9 @@ class PosteriorSampler:
                 hand = unseen[pos : pos + sizes[s]]
                 pos += sizes[s]
                 hands.append(hand)
+                if own:
+                    w = self.weighed(w, s, hand)
+                    continue
                 for known, wt in seen:
                     w /= known + sum([wt[c] for c in hand])
             total += w
