@@ -434,11 +434,13 @@ def careful_playout_reference(sim: RoundSim, stop: int = 0, plies: int = 1_000) 
 #: there. Those are all the move depends on: the counts and worths of the
 #: cards unplayed are a function of the bit set, the plays left its size.
 #: A search replays the same positions in world after world and candidate
-#: after candidate (two thirds of the moves of a round's analysis are
-#: found here, bench/RESULTS-analysis.md).
+#: after candidate: half to two thirds of the moves of a round's analysis
+#: are found here, nearly all from the same decision (issue 35), so a small
+#: memo, emptied when full, loses nothing measurable (25,000 moves, about
+#: 12 MB).
 _CAREFUL: dict[tuple[int, bool], dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], Move]]
 _CAREFUL = {}
-_CAREFUL_LIMIT = 100_000
+_CAREFUL_LIMIT = 25_000
 
 
 def careful_playout(sim: RoundSim, stop: int = 0, plies: int = 1_000) -> None:
