@@ -141,7 +141,11 @@ def test_the_stopping_rule_reads_the_standard_error_of_every_graded_difference()
     assert rule.enough(noisy, 64)  # the cap
     assert not rule.enough([c[:9] for c in clear], 9)  # between two looks
     # without a target the rule is the cap alone
-    assert not LunaEvaluator(worlds=64).enough(clear, 8)
+    assert not LunaEvaluator(worlds=64, se=0.0).enough(clear, 8)
+    # the analysis's targets: looser at four players, where the noise was highest
+    assert [LunaEvaluator().target(p) for p in (2, 3, 4)] == [0.09, 0.09, 0.12]
+    assert LunaEvaluator(se=0.0).target(4) == 0.0
+    assert LunaEvaluator(se=0.2, se_four=None).target(4) == 0.2
 
 
 def test_a_search_that_stops_early_gives_the_figures_of_a_fixed_one() -> None:
@@ -170,6 +174,7 @@ def test_a_search_that_stops_early_gives_the_figures_of_a_fixed_one() -> None:
         "pool": 2048,
         "rollout": "careful",
         "se": 0.09,
+        "se_four": 0.12,
         "step_worlds": 16,
         "worlds": 512,
     }

@@ -80,6 +80,11 @@ WORLDS = 512
 #: bench/RESULTS-analysis.md). Before the cut it saved little: 8 % of the
 #: playouts at 0.05, for more noise than the fixed search.
 SE_TARGET = 0.09
+#: The target at four players, where a decision's noise is highest and was
+#: before (0.130 rms at 512 worlds played out, against 0.072 and 0.052 at
+#: two and three players): 0.12 keeps it there (0.126) at three quarters of
+#: the worlds 0.09 takes (bench/RESULTS-analysis.md).
+SE_FOUR = 0.12
 #: The deals a playout plays after the current one before the rest of the
 #: round is estimated (`policy.expected_points`, line by line:
 #: `lines.line_points`); None: every playout to the round's end (the analysis
@@ -210,18 +215,20 @@ class LunaEvaluator:
         endgame: bool = True,
         pool: int = POOL,
         se: float = SE_TARGET,
+        se_four: float | None = SE_FOUR,
         min_worlds: int = MIN_WORLDS,
         step_worlds: int = STEP_WORLDS,
         horizon: int | None = HORIZON,
     ) -> None:
         """`worlds`: the worlds a decision samples (the most, with a
-        stopping rule); `se`: 0 (the default) for none, else the standard error
-        (round points) of the graded differences (`graded_pairs`) at which
-        sampling stops, looked at after `min_worlds` worlds and then every
-        `step_worlds`. The rule reads only the worlds' figures, never a
-        clock: the result is the same on a busy machine as on a quiet one,
-        and a search that stops at n worlds gives exactly the figures of a
-        fixed search of n worlds from the same random source."""
+        stopping rule); `se`: 0 for none, else the standard error (round
+        points) of the graded differences (`graded_pairs`) at which sampling
+        stops (`se_four` at four players, if given), looked at after
+        `min_worlds` worlds and then every `step_worlds`. The rule reads
+        only the worlds' figures, never a clock: the result is the same on a
+        busy machine as on a quiet one, and a search that stops at n worlds
+        gives exactly the figures of a fixed search of n worlds from the same
+        random source."""
         if worlds < 2:
             raise ValueError("an analysis needs at least two worlds")
         if rollout not in PLAYOUTS:
@@ -237,6 +244,7 @@ class LunaEvaluator:
         self.endgame = endgame
         self.pool = pool
         self.se = se
+        self.se_four = se_four
         self.min_worlds = min_worlds
         self.step_worlds = step_worlds
         self.horizon = horizon
@@ -259,6 +267,8 @@ class LunaEvaluator:
         if self.horizon is not None:
             settings["horizon"] = self.horizon
         if self.se > 0:
+            if self.se_four:
+                settings["se_four"] = self.se_four
             settings |= {
                 "se": self.se,
                 "min_worlds": self.min_worlds,
@@ -288,21 +298,30 @@ class LunaEvaluator:
             sample = PosteriorSampler(know, obs, rng, self.pool).sample
         return self._search(know, legal, moves, sample, rng, side)
 
-    def enough(self, samples: Sequence[Sequence[float]], worlds: int) -> bool:
+    def target(self, players: int) -> float:
+        """The standard error a search at `players` stops at (0: none)."""
+        if self.se <= 0:
+            return 0.0
+        return self.se_four if players == 4 and self.se_four else self.se
+
+    def enough(
+        self, samples: Sequence[Sequence[float]], worlds: int, se: float | None = None
+    ) -> bool:
         """Whether a search may stop after `worlds` worlds (`samples[i][w]`:
-        candidate i's margin in world w): at the cap; or, with a target `se`,
-        at a look (`min_worlds`, then every `step_worlds`) where every graded
-        difference's (`graded_pairs`) standard error is at most `se`."""
+        candidate i's margin in world w): at the cap; or, with a target `se`
+        (default: `self.se`), at a look (`min_worlds`, then every
+        `step_worlds`) where every graded difference's (`graded_pairs`)
+        standard error is at most `se`."""
+        if se is None:
+            se = self.se
         if worlds >= self.worlds:
             return True
-        if self.se <= 0 or worlds < self.min_worlds:
+        if se <= 0 or worlds < self.min_worlds:
             return False
         if (worlds - self.min_worlds) % self.step_worlds:
             return False
         values = [sum(s) / worlds for s in samples]
-        return all(
-            standard_error(samples[i], samples[j]) <= self.se for i, j in graded_pairs(values)
-        )
+        return all(standard_error(samples[i], samples[j]) <= se for i, j in graded_pairs(values))
 
     def _search(
         self,
@@ -338,6 +357,7 @@ class LunaEvaluator:
         seen: dict[tuple[tuple[int, ...], ...], list[tuple[float, list[float], list[list[float]]]]]
         seen = {}
         reuse = self.horizon == 0 and self.reuse_worlds
+        target = self.target(know.players)
         worlds = 0
         while True:
             world = sample(rng)
@@ -364,7 +384,7 @@ class LunaEvaluator:
                     for k, x in enumerate(by_line[s]):
                         acc[k] += x
             worlds += 1
-            if self.enough(samples, worlds):
+            if self.enough(samples, worlds, target):
                 break
         return Evaluation(
             legal,
