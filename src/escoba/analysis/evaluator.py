@@ -75,8 +75,8 @@ WORLDS = 512
 #: always `WORLDS`. With playouts cut at `HORIZON` the noise of a decision
 #: varies far more than before (a quiet deal at two players, a sweep-prone
 #: one at four), and the rule spends the worlds where it is: a third of
-#: them on average, for a cost's spread over random sources of 0.084 rms
-#: against the 0.092 of 512 worlds played out (issue 35,
+#: them on average, for a cost's spread over random sources of 0.089 rms
+#: (with `SE_FOUR`) against the 0.092 of 512 worlds played out (issue 35,
 #: bench/RESULTS-analysis.md). Before the cut it saved little: 8 % of the
 #: playouts at 0.05, for more noise than the fixed search.
 SE_TARGET = 0.09
