@@ -126,18 +126,18 @@ def test_bad_arguments_are_refused_plainly(records: Path, args: list[str], says:
 
 
 def test_the_costly_plays_are_printed_with_their_reasons_and_lines(records: Path) -> None:
-    result = runner.invoke(app, ["analyse", str(records), "--worlds", "3", "--lang", "es"])
+    result = runner.invoke(app, ["analyse", str(records), "--worlds", "12", "--lang", "es"])
     assert result.exit_code == 0, result.output
     text = result.stdout
     games = [json.loads(line) for line in records.read_text(encoding="utf-8").splitlines()]
-    analysed = runner.invoke(app, ["analyse", str(records), "--json", "--worlds", "3"])
+    analysed = runner.invoke(app, ["analyse", str(records), "--json", "--worlds", "12"])
     steps = [
         RoundAnalysis.from_json(r).steps
         for game in map(json.loads, analysed.stdout.splitlines())
         for r in game["rounds"]
     ]
     costly = [s for round_steps in steps for s in round_steps if s.given_away > 0]
-    assert len(games) == 2 and costly, "3 worlds are noisy: some play gives points away"
+    assert len(games) == 2 and costly, "12 worlds are noisy: some play gives points away"
     assert "Why the costly plays cost" in text
     for step in costly:
         assert f"step {step.step} (" in text

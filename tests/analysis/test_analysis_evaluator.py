@@ -119,3 +119,94 @@ def test_another_evaluator_plugs_into_the_same_analysis() -> None:
         assert step.best == move_of(v, v.legal[0])
         assert step.cost == played and step.given_away == played
         assert step.mark == THRESHOLDS.mark(played, 0.0)
+
+
+def test_the_stopping_rule_reads_the_standard_error_of_every_graded_difference() -> None:
+    """With a target `se`, a search stops at a look (after `min_worlds`,
+    then every `step_worlds`) once the best candidate less each other one
+    is known to within `se`; a close, noisy decision runs to the cap."""
+    rule = LunaEvaluator(worlds=64, se=0.1, min_worlds=8, step_worlds=4)
+    rng = random.Random(35)
+    # clear: the best is 2 points ahead, world after world alike
+    clear = [[2.0 + rng.gauss(0, 0.01) for _ in range(8)], [0.0] * 8]
+    assert rule.enough(clear, 8)
+    assert not rule.enough([c[:7] for c in clear], 7)  # before the first look
+    # twins (candidates that differ by nothing that can score) are clear too
+    twins = [[rng.choice((-1.0, 3.0)) for _ in range(8)]] * 2
+    assert rule.enough(twins, 8)
+    # close: a point either way from world to world
+    noisy = [[rng.choice((-1.0, 1.0)) for _ in range(60)], [0.0] * 60]
+    for worlds in range(8, 61, 4):
+        assert not rule.enough([s[:worlds] for s in noisy], worlds)
+    assert rule.enough(noisy, 64)  # the cap
+    assert not rule.enough([c[:9] for c in clear], 9)  # between two looks
+    # without a target the rule is the cap alone
+    assert not LunaEvaluator(worlds=64, se=0.0).enough(clear, 8)
+    # the analysis's targets: looser at four players, where the noise was highest
+    assert [LunaEvaluator().target(p) for p in (2, 3, 4)] == [0.09, 0.09, 0.12]
+    assert LunaEvaluator(se=0.0).target(4) == 0.0
+    assert LunaEvaluator(se=0.2, se_four=None).target(4) == 0.2
+
+
+def test_a_search_that_stops_early_gives_the_figures_of_a_fixed_one() -> None:
+    """The rule reads the worlds' figures only: a search that stops after n
+    worlds gives exactly what a search of n fixed worlds from the same
+    source gives; a target no figure meets runs to the cap."""
+    v = next(v for v in positions(2, 3) if len(v.legal) >= 3)
+    loose = LunaEvaluator(worlds=40, se=10.0, min_worlds=8, step_worlds=4)
+    early = loose.evaluate(v, position_rng(v))
+    assert early.method == "search" and early.worlds == 8
+    assert LunaEvaluator(worlds=8).evaluate(v, position_rng(v)) == early
+    strict = LunaEvaluator(worlds=24, se=1e-6, min_worlds=8, step_worlds=4)
+    full = strict.evaluate(v, position_rng(v))
+    assert full.worlds == 24
+    assert LunaEvaluator(worlds=24).evaluate(v, position_rng(v)) == full
+    settings = dict(loose.describe().settings)
+    assert (settings["se"], settings["min_worlds"], settings["step_worlds"]) == (10.0, 8, 4)
+    assert "se" not in dict(LunaEvaluator(se=0.0).describe().settings)  # as before issue 35
+    # the analysis's settings, stored with it
+    assert dict(LunaEvaluator().describe().settings) == {
+        "beta": 25.0,
+        "carmen_reply": True,
+        "endgame": True,
+        "horizon": 0,
+        "min_worlds": 64,
+        "pool": 2048,
+        "rollout": "careful",
+        "se": 0.09,
+        "se_four": 0.12,
+        "step_worlds": 16,
+        "worlds": 512,
+    }
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_cut_playout_plays_the_deal_and_estimates_the_rest(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the analysis's horizon (0: the current deal played out, the rest
+    estimated) the deck's order is never read, so the hands drawn again take
+    their figures from the first time: the same figures as playing them out
+    again. The escobas still to come are shared out evenly: they change no
+    margin; each side's points are the margin's and add up by line."""
+    evaluator = LunaEvaluator(worlds=48, se=0.0)
+    assert evaluator.horizon == 0
+    v = next(v for v in positions(players, 4) if len(v.legal) >= 3 and v.deck_size)
+    ev = evaluator.evaluate(v, position_rng(v))
+    monkeypatch.setattr(LunaEvaluator, "reuse_worlds", False)
+    assert evaluator.evaluate(v, position_rng(v)) == ev
+    side = knowledge(v).base.side[knowledge(v).seat]
+    for value, points, lines in zip(ev.values, ev.points, ev.lines, strict=True):
+        assert value == pytest.approx(margin(points, side))
+        assert [sum(by_line) for by_line in lines] == pytest.approx(list(points))
+        assert all(by_line[-1] == 0 for by_line in lines)  # no leftover before the end
+    full = LunaEvaluator.played_out(worlds=48).evaluate(v, position_rng(v))
+    assert full.worlds == 48 and full.values != ev.values
+    assert dict(LunaEvaluator.played_out().describe().settings) == {
+        "beta": 25.0,
+        "carmen_reply": True,
+        "endgame": True,
+        "pool": 2048,
+        "rollout": "careful",
+        "worlds": 512,
+    }  # the settings stored before issue 35

@@ -4,14 +4,22 @@ every policy plays only legal moves, under every rule set, to the end."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
+from escoba.bots import policy as policy_module
 from escoba.bots.base import legal_of, moves_of
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import knowledge
-from escoba.bots.policy import PLAYOUTS, careful_move, careful_playout, probable_move
-from escoba.bots.sim import RoundSim
+from escoba.bots.policy import (
+    PLAYOUTS,
+    careful_move,
+    careful_playout,
+    careful_playout_reference,
+    probable_move,
+)
+from escoba.bots.sim import Move, RoundSim
 from escoba.bots.worth import CARD_GAIN
 from escoba.cheater import true_world
 from escoba.engine import Phase, RuleSet, view
@@ -93,3 +101,66 @@ def test_every_playout_policy_plays_legal_moves_to_the_end(rules: RuleSet, playe
         stop = max(0, twin.plays_left - rng.randint(1, 6))
         careful_playout(twin, stop=stop)
         assert twin.plays_left == stop
+
+
+class _Recording(RoundSim):
+    """A sim that keeps the moves applied to it."""
+
+    __slots__ = ("made",)
+    made: list[Move]
+
+    def apply(self, move: Move) -> None:
+        self.made.append(move)
+        super().apply(move)
+
+
+def _moves_of_playout(playout: Callable[..., None], sim: RoundSim, **kw: int) -> list[Move]:
+    """The moves `playout` makes from `sim` (left as it was), in order."""
+    twin = _Recording.__new__(_Recording)
+    copy = sim.copy()
+    for name in RoundSim.__slots__:
+        setattr(twin, name, getattr(copy, name))
+    twin.made = []
+    playout(twin, **kw)
+    return twin.made
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: "+".join(r.variants()) or "site")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_memoised_careful_playout_makes_the_reference_s_moves(
+    rules: RuleSet, players: int
+) -> None:
+    """A differential test (issue 35): from every position of random rounds,
+    the memoised `careful_playout` makes exactly the moves of the playout
+    without a memo, and ends on the same points and tallies; each position
+    is played out twice, so the second finds its moves in the memo (from
+    this position and from the others of its round), and with a cut
+    (`plies`, `stop`) too."""
+    rng = random.Random(35 + players)
+    compared = 0
+    policy_module._CAREFUL.clear()
+    for state in random_round_states(players, seed=350 + players, rounds=6, rules=rules):
+        if state.phase is not Phase.PLAYING:
+            continue
+        sim = true_world(state)
+        reference = _moves_of_playout(careful_playout_reference, sim)
+        for _ in range(2):
+            assert _moves_of_playout(careful_playout, sim) == reference
+        cut = {"stop": rng.randint(0, 3), "plies": rng.randint(1, 8)}
+        assert _moves_of_playout(careful_playout, sim, **cut) == _moves_of_playout(
+            careful_playout_reference, sim, **cut
+        )
+        a, b = sim.copy(), sim.copy()
+        careful_playout(a)
+        careful_playout_reference(b)
+        assert (a.points(), a.cards, a.diamonds, a.sevens, a.escobas, a.seven_d, a.best) == (
+            b.points(),
+            b.cards,
+            b.diamonds,
+            b.sevens,
+            b.escobas,
+            b.seven_d,
+            b.best,
+        )
+        compared += 1
+    assert compared > 100

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from escoba.bots.base import action_of, move_of
-from escoba.bots.knowledge import knowledge
+from escoba.bots.knowledge import knowledge, shuffle
 from escoba.bots.policy import expected_points, informed_playout
 from escoba.bots.sim import RoundSim
 from escoba.cheater import true_world
@@ -99,3 +99,17 @@ def test_expected_points_are_exact_once_decided_and_fair_when_level() -> None:
     ahead.cards, ahead.diamonds, ahead.sevens = [16, 10], [4, 3], [2, 1]
     a, b = expected_points(ahead)
     assert 2.0 < a < 4.0 and 0.0 < b < 2.0 and a + b == 4.0
+
+
+def test_the_worlds_shuffle_is_random_shuffle_draw_for_draw() -> None:
+    """`knowledge.shuffle` (issue 35) gives `random.Random.shuffle`'s
+    permutation by the same draws: the worlds of a seeded search are the
+    same as before, and the source is left in the same state."""
+    for seed in range(3_000):
+        cards = list(range(seed % 41))
+        mine, theirs = random.Random(seed), random.Random(seed)
+        expected = cards[:]
+        theirs.shuffle(expected)
+        shuffle(cards, mine)
+        assert cards == expected
+        assert mine.getstate() == theirs.getstate()

@@ -13,8 +13,9 @@ for those who are learning (issue 28).
     say_coach(facts, names, lang, design)    # its sentences
 
 - `evaluator`: the seam to a robot's search (`Evaluator`; `LunaEvaluator`,
-  Luna's machinery at a fixed number of worlds), and what «expected round
-  points» means at 2, 3 and 4 players.
+  Luna's machinery: the current deal played out in sampled worlds and the
+  rest estimated, until the figures are precise enough), and what
+  «expected round points» means at 2, 3 and 4 players.
 - `seeding`: the random source of a position, from what its seat can see.
 - `rounds`: a finished round replayed and weighed step by step; the marks'
   thresholds (`THRESHOLDS`); hindsight; per-seat and per-game summaries.

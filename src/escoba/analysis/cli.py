@@ -161,10 +161,11 @@ def _print_round(
 ) -> None:
     robot = a.evaluator.display_name
     settings = dict(a.evaluator.settings)
+    worlds = f"{'up to ' if settings.get('se') else ''}{settings.get('worlds', '?')}"
     table = Table(
         title=(
             f"Round {a.round} · {names[a.dealer]} deals · weighed by {robot}"
-            f" ({settings.get('worlds', '?')} worlds; expected round points:"
+            f" ({worlds} worlds; expected round points:"
             " the side's margin over the others)"
         ),
         title_justify="left",
@@ -253,7 +254,10 @@ def analyse(
         "french", "--deck", help="Deck design the cards are named in: french, brazilian, spanish."
     ),
     worlds: int = typer.Option(
-        WORLDS, "--worlds", min=2, help="Worlds sampled per decision (fewer: faster, noisier)."
+        WORLDS,
+        "--worlds",
+        min=2,
+        help="The most worlds sampled per decision (fewer: faster, noisier).",
     ),
     jobs: int = typer.Option(1, "--jobs", min=1, help="Worker processes (one round each)."),
 ) -> None:

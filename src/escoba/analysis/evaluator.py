@@ -22,17 +22,22 @@ each side's by scoring line (`lines`, `escoba.analysis.lines`: escobas,
 cards, diamonds, sevens or la setenta, the 7 of diamonds, the leftover),
 the sums the playouts scored, kept line by line.
 
-`LunaEvaluator` is Luna's machinery (`escoba.bots`) at a fixed number of
-worlds: what the seat knows (`knowledge`), worlds drawn by the weighed
-posterior (`inference.PosteriorSampler`: the other players' plays of this
-deal say what they hold), every candidate answered by Carmen's rule
-(`reply`) and played out carefully (`policy.careful_playout`) in the *same*
-worlds (common random numbers, `luna.search` itself), and, once the seat can
-see the whole rest of the round, the exact solver (`endgame.solve`) instead
-of samples. A fixed number of worlds, never a time budget, makes the result
-the same on a busy machine as on a quiet one; the caller seeds the random
-source from what the seat can see (`escoba.analysis.seeding`), so the figure
-never depends on a card the seat could not see.
+`LunaEvaluator` is Luna's machinery (`escoba.bots`): what the seat knows
+(`knowledge`), worlds drawn by the weighed posterior
+(`inference.PosteriorSampler`: the other players' plays of this deal say
+what they hold), every candidate answered by Carmen's rule (`reply`) and the
+current deal played out carefully (`policy.careful_playout`) in the *same*
+worlds (common random numbers, in `luna.search`'s order), the rest of the
+round estimated from the tallies (`HORIZON`: issue 35; the last deal is
+always played to its end), and, once the seat can see the whole rest of the
+round, the exact solver (`endgame.solve`) instead of samples. It samples
+until the figures that could grade the play are precise enough
+(`SE_TARGET`) or `WORLDS` are done. A rule that reads only the worlds'
+figures, never a time budget, makes the result the same on a busy machine
+as on a quiet one; the caller seeds the random source from what the seat
+can see (`escoba.analysis.seeding`), so the figure never depends on a card
+the seat could not see. `LunaEvaluator.played_out()` is the analysis before
+issue 35 (every playout to the round's end, 512 worlds).
 
 A stronger robot plugs in by implementing `Evaluator` (its `evaluate` and
 `describe`), nothing else of the analysis changes.
@@ -44,6 +49,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from escoba.analysis.lines import LINES, line_points
@@ -52,16 +58,56 @@ from escoba.bots.base import moves_of
 from escoba.bots.endgame import MAX_NODES, known_world, solve
 from escoba.bots.inference import BETA, PosteriorSampler, observations
 from escoba.bots.knowledge import Knowledge, knowledge
-from escoba.bots.luna import search
+from escoba.bots.luna import answered
 from escoba.bots.policy import PLAYOUTS
 from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
+from escoba.engine.rules import HAND_SIZE
 from escoba.engine.view import View
 
-#: The worlds of an analysis: bench/RESULTS-analysis.md measures the noise
-#: and the CPU time that chose it.
+#: The most worlds of an analysis: bench/RESULTS-analysis.md measures the
+#: noise and the CPU time that chose it.
 WORLDS = 512
+#: A search stops sampling a decision once the standard error of every
+#: difference that could grade it (the best candidate less each other one,
+#: `graded_pairs`) is at most this many round points, or at `WORLDS`; 0:
+#: always `WORLDS`. With playouts cut at `HORIZON` the noise of a decision
+#: varies far more than before (a quiet deal at two players, a sweep-prone
+#: one at four), and the rule spends the worlds where it is: a third of
+#: them on average, for a cost's spread over random sources of 0.089 rms
+#: (with `SE_FOUR`) against the 0.092 of 512 worlds played out (issue 35,
+#: bench/RESULTS-analysis.md). Before the cut it saved little: 8 % of the
+#: playouts at 0.05, for more noise than the fixed search.
+SE_TARGET = 0.09
+#: The target at four players, where a decision's noise is highest and was
+#: before (0.130 rms at 512 worlds played out, against 0.072 and 0.052 at
+#: two and three players): 0.12 keeps it there (0.126) at three quarters of
+#: the worlds 0.09 takes (bench/RESULTS-analysis.md).
+SE_FOUR = 0.12
+#: The deals a playout plays after the current one before the rest of the
+#: round is estimated (`policy.expected_points`, line by line:
+#: `lines.line_points`); None: every playout to the round's end (the analysis
+#: before issue 35). At 0 the current deal is played out and the rest
+#: estimated: 5 times less work, the half of a cost's noise that came from
+#: later deals gone, and the marks of a round played out in 96 % of decisions
+#: (bench/RESULTS-analysis.md).
+HORIZON: int | None = 0
+#: The escobas still to come after a cut playout, by the number of players
+#: and of deals after the cut: careful playouts from the first play of a
+#: deal to the round's end (150 random rounds each, 2026-12-06). Added to
+#: every side's escobas in equal shares, the same for every candidate, they
+#: change no margin and no cost; they keep each side's expected points
+#: comparable with a round played to its end.
+FUTURE_ESCOBAS: dict[int, tuple[float, ...]] = {
+    2: (0.0, 0.16, 0.47, 0.82, 1.12, 1.54),
+    3: (0.0, 0.32, 0.81, 1.24),
+    4: (0.0, 0.58, 1.29),
+}
+#: The worlds sampled before the rule is first looked at, and how many more
+#: between two looks.
+MIN_WORLDS = 64
+STEP_WORLDS = 16
 #: Uniform deals the posterior weighs per position: at Luna's 256 the pool's
 #: own luck added to the noise; more than 2,048 did not lower it.
 POOL = 2048
@@ -128,10 +174,37 @@ def margin(points: Sequence[float], side: int) -> float:
     return mine - (sum(points) - mine) / (len(points) - 1)
 
 
+def standard_error(a: Sequence[float], b: Sequence[float]) -> float:
+    """The standard error of `mean(a) - mean(b)` over paired samples (the
+    same worlds): the spread of the differences over their count's root."""
+    n = len(a)
+    if n < 2:
+        return math.inf
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return math.sqrt(var / n)
+
+
+def graded_pairs(values: Sequence[float]) -> list[tuple[int, int]]:
+    """The differences whose standard error decides when a search may stop:
+    the best candidate (the first of equals) less each of the others, for
+    any of them may be the play made (a step's cost is the best's value
+    less the play's)."""
+    top = max(values)
+    best = next(i for i, v in enumerate(values) if v >= top - 1e-9)
+    return [(best, i) for i in range(len(values)) if i != best]
+
+
 class LunaEvaluator:
-    """Luna's search at a fixed number of worlds (see the module)."""
+    """Luna's search at `worlds` worlds (or fewer, with a stopping rule:
+    `se`), see the module."""
 
     display_name = "Luna"
+    #: Whether a horizon-0 search takes the figures of hands drawn before
+    #: (`_search`) instead of playing them out again; the same figures
+    #: either way (a test turns it off to check).
+    reuse_worlds = True
 
     def __init__(
         self,
@@ -141,17 +214,46 @@ class LunaEvaluator:
         carmen_reply: bool = True,
         endgame: bool = True,
         pool: int = POOL,
+        se: float = SE_TARGET,
+        se_four: float | None = SE_FOUR,
+        min_worlds: int = MIN_WORLDS,
+        step_worlds: int = STEP_WORLDS,
+        horizon: int | None = HORIZON,
     ) -> None:
+        """`worlds`: the worlds a decision samples (the most, with a
+        stopping rule); `se`: 0 for none, else the standard error (round
+        points) of the graded differences (`graded_pairs`) at which sampling
+        stops (`se_four` at four players, if given), looked at after
+        `min_worlds` worlds and then every `step_worlds`. The rule reads
+        only the worlds' figures, never a clock: the result is the same on a
+        busy machine as on a quiet one, and a search that stops at n worlds
+        gives exactly the figures of a fixed search of n worlds from the same
+        random source."""
         if worlds < 2:
             raise ValueError("an analysis needs at least two worlds")
         if rollout not in PLAYOUTS:
             raise ValueError(f"unknown playout {rollout!r} (known: {', '.join(PLAYOUTS)})")
+        if horizon is not None and horizon < 0:
+            raise ValueError("a horizon is a number of deals, 0 or more")
+        if se < 0 or min_worlds < 2 or step_worlds < 1:
+            raise ValueError("a stopping rule needs se >= 0, min_worlds >= 2, step_worlds >= 1")
         self.worlds = worlds
         self.rollout = rollout
         self.beta = beta
         self.carmen_reply = carmen_reply
         self.endgame = endgame
         self.pool = pool
+        self.se = se
+        self.se_four = se_four
+        self.min_worlds = min_worlds
+        self.step_worlds = step_worlds
+        self.horizon = horizon
+
+    @classmethod
+    def played_out(cls, worlds: int = WORLDS) -> LunaEvaluator:
+        """The analysis before issue 35: every playout to the round's end,
+        exactly `worlds` worlds a decision."""
+        return cls(worlds, horizon=None, se=0.0)
 
     def describe(self) -> EvaluatorInfo:
         settings: dict[str, str | int | float | bool] = {
@@ -162,6 +264,16 @@ class LunaEvaluator:
             "carmen_reply": self.carmen_reply,
             "endgame": self.endgame,
         }
+        if self.horizon is not None:
+            settings["horizon"] = self.horizon
+        if self.se > 0:
+            if self.se_four:
+                settings["se_four"] = self.se_four
+            settings |= {
+                "se": self.se,
+                "min_worlds": self.min_worlds,
+                "step_worlds": self.step_worlds,
+            }
         return EvaluatorInfo("luna", self.display_name, tuple(sorted(settings.items())))
 
     def evaluate(self, view: View, rng: random.Random) -> Evaluation:
@@ -186,6 +298,31 @@ class LunaEvaluator:
             sample = PosteriorSampler(know, obs, rng, self.pool).sample
         return self._search(know, legal, moves, sample, rng, side)
 
+    def target(self, players: int) -> float:
+        """The standard error a search at `players` stops at (0: none)."""
+        if self.se <= 0:
+            return 0.0
+        return self.se_four if players == 4 and self.se_four else self.se
+
+    def enough(
+        self, samples: Sequence[Sequence[float]], worlds: int, se: float | None = None
+    ) -> bool:
+        """Whether a search may stop after `worlds` worlds (`samples[i][w]`:
+        candidate i's margin in world w): at the cap; or, with a target `se`
+        (default: `self.se`), at a look (`min_worlds`, then every
+        `step_worlds`) where every graded difference's (`graded_pairs`)
+        standard error is at most `se`."""
+        if se is None:
+            se = self.se
+        if worlds >= self.worlds:
+            return True
+        if se <= 0 or worlds < self.min_worlds:
+            return False
+        if (worlds - self.min_worlds) % self.step_worlds:
+            return False
+        values = [sum(s) / worlds for s in samples]
+        return all(standard_error(samples[i], samples[j]) <= se for i, j in graded_pairs(values))
+
     def _search(
         self,
         know: Knowledge,
@@ -195,57 +332,72 @@ class LunaEvaluator:
         rng: random.Random,
         side: int,
     ) -> Evaluation:
-        """`luna.search` at exactly `self.worlds` worlds, its playout wrapped
-        to keep each world's points (search calls it for every candidate in
-        order, world after world)."""
+        """Luna's search (`luna.search`'s worlds, in its order: one world
+        drawn, every candidate answered by Carmen's rule and played out in
+        it, then the next), each world's points kept by side and line,
+        until `enough`. With a horizon of 0 (the current deal played out,
+        the rest estimated), a world's figures depend on the hidden hands
+        alone, never on the deck's order: a world whose hands were drawn
+        before (the posterior draws its likely deals again and again) takes
+        their figures instead of playing them out again."""
         playout = PLAYOUTS[self.rollout]
-        seen: list[list[float]] = []
-        seen_lines: list[list[list[float]]] = []
-
-        def rollout(sim: RoundSim) -> None:
-            playout(sim)
-            by_line = line_points(sim)
-            seen_lines.append(by_line)
-            seen.append([sum(side_lines) for side_lines in by_line])
-
-        _, totals, worlds = search(
-            sample,
-            moves,
-            side,
-            rng,
-            clock=lambda: 0.0,
-            budget=math.inf,
-            min_worlds=self.worlds,
-            max_worlds=self.worlds,
-            rollout=rollout,
-            reply=CarmenReply(know, moves) if self.carmen_reply else None,
-        )
-        n = len(moves)
-        if worlds != self.worlds or len(seen) != worlds * n:
-            raise RuntimeError("the search did not play every candidate in every world")
-        samples = tuple(
-            tuple(margin(seen[w * n + i], side) for w in range(worlds)) for i in range(n)
-        )
-        for i in range(n):
-            if not math.isclose(sum(samples[i]), totals[i], rel_tol=1e-9, abs_tol=1e-6):
-                raise RuntimeError("the worlds' points do not add up to the search's totals")
         nsides = know.base.nsides
-        points = tuple(
-            tuple(sum(seen[w * n + i][s] for w in range(worlds)) / worlds for s in range(nsides))
-            for i in range(n)
-        )
-        lines = tuple(
+        future = 0.0  # each side's share of the escobas after a cut
+        if self.horizon is not None:
+            cut = max(0, know.deck_size - self.horizon * HAND_SIZE * know.players)
+            playout = partial(playout, stop=cut)
+            after = FUTURE_ESCOBAS.get(know.players, ())
+            deals = cut // (HAND_SIZE * know.players)
+            future = after[min(deals, len(after) - 1)] / nsides if after and deals else 0.0
+        reply = CarmenReply(know, moves) if self.carmen_reply else None
+        n = len(moves)
+        samples: list[list[float]] = [[] for _ in range(n)]
+        points = [[0.0] * nsides for _ in range(n)]
+        lines = [[[0.0] * len(LINES) for _ in range(nsides)] for _ in range(n)]
+        seen: dict[tuple[tuple[int, ...], ...], list[tuple[float, list[float], list[list[float]]]]]
+        seen = {}
+        reuse = self.horizon == 0 and self.reuse_worlds
+        target = self.target(know.players)
+        worlds = 0
+        while True:
+            world = sample(rng)
+            key = tuple([tuple(h) for h in world.hands]) if reuse else ()
+            figures = seen.get(key) if reuse else None
+            if figures is None:
+                figures = []
+                for i, move in enumerate(moves):
+                    sim = answered(world, move, i, reply)
+                    playout(sim)
+                    by_line = line_points(sim)
+                    if future and not sim.over:
+                        for side_lines in by_line:
+                            side_lines[0] += future
+                    pts = [sum(side_lines) for side_lines in by_line]
+                    figures.append((margin(pts, side), pts, by_line))
+                if reuse:
+                    seen[key] = figures
+            for i, (value, pts, by_line) in enumerate(figures):
+                samples[i].append(value)
+                for s in range(nsides):
+                    points[i][s] += pts[s]
+                    acc = lines[i][s]
+                    for k, x in enumerate(by_line[s]):
+                        acc[k] += x
+            worlds += 1
+            if self.enough(samples, worlds, target):
+                break
+        return Evaluation(
+            legal,
+            tuple(sum(s) / worlds for s in samples),
+            tuple(tuple(p / worlds for p in pts) for pts in points),
+            "search",
+            worlds,
+            tuple(tuple(s) for s in samples),
             tuple(
-                tuple(
-                    sum(seen_lines[w * n + i][s][k] for w in range(worlds)) / worlds
-                    for k in range(len(LINES))
-                )
-                for s in range(nsides)
-            )
-            for i in range(n)
+                tuple(tuple(x / worlds for x in by_side) for by_side in by_line)
+                for by_line in lines
+            ),
         )
-        values = tuple(t / worlds for t in totals)
-        return Evaluation(legal, values, points, "search", worlds, samples, lines)
 
 
 Lines = tuple[tuple[tuple[float, ...], ...], ...]

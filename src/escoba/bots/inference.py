@@ -39,7 +39,7 @@ import random
 from dataclasses import dataclass
 
 from escoba.bots.judge import Judge
-from escoba.bots.knowledge import Knowledge
+from escoba.bots.knowledge import Knowledge, shuffle
 from escoba.bots.sim import RoundSim
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
@@ -212,17 +212,25 @@ class PosteriorSampler:
             return
         unseen = list(know.unseen)
         sizes = know.hand_sizes
+        # `weighed` with each seat's observations found once for the whole
+        # pool (a subclass's own `weighed` is called as it is)
+        own = type(self).weighed is not PosteriorSampler.weighed
+        terms = [[(o.known, o.weight) for o in obs if o.seat == s] for s in self.hidden]
         total = 0.0
         for _ in range(pool):
-            rng.shuffle(unseen)
+            shuffle(unseen, rng)
             hands: list[list[int]] = []
             pos = 0
             w = 1.0
-            for s in self.hidden:
+            for s, seen in zip(self.hidden, terms, strict=True):
                 hand = unseen[pos : pos + sizes[s]]
                 pos += sizes[s]
                 hands.append(hand)
-                w = self.weighed(w, s, hand)
+                if own:
+                    w = self.weighed(w, s, hand)
+                    continue
+                for known, wt in seen:
+                    w /= known + sum([wt[c] for c in hand])
             total += w
             self.deals.append(hands)
             self.cum.append(total)
@@ -251,7 +259,7 @@ class PosteriorSampler:
             sim.hands[s] = hand[:]
             held.update(hand)
         deck = [c for c in know.unseen if c not in held]
-        rng.shuffle(deck)
+        shuffle(deck, rng)
         sim.deck = deck
         return sim
 
