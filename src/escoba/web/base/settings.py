@@ -52,8 +52,8 @@ class Settings(BaseSettings):
     analysis_worlds: int = Field(
         default=512,
         ge=2,
-        description="Worlds Luna weighs each play of a round's analysis in "
-        "(fewer: quicker, noisier).",
+        description="The most worlds Luna weighs a decision of a round's analysis in "
+        "(it stops sooner once the figures are clear; fewer: quicker, noisier).",
     )
     analyses: Literal["web", "worker"] = Field(
         default="web",

@@ -138,7 +138,10 @@ class StepAnalysisOut(Out):
         description="Sampled worlds, the exact solver (every card known to the seat), "
         "or one legal action."
     )
-    worlds: int
+    worlds: int = Field(
+        description="The worlds sampled (a search stops once its figures are clear: 64 to "
+        "512 by default); 1 for the exact solver, 0 for a forced action."
+    )
     played: AnalysedMove
     played_value: float
     played_points: list[float] = Field(description="Each side's expected points after it.")
