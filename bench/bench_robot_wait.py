@@ -42,57 +42,19 @@ from typing import Any
 import aiohttp
 
 from bench_load import Server, percentile, report, yardstick_ms
+from bench_robot_client import Client as Api
 
 POLL = 0.02
-
-
-class Api:
-    def __init__(self, base: str, session: aiohttp.ClientSession) -> None:
-        self.base = base
-        self.session = session
-
-    async def call(
-        self, method: str, path: str, token: str | None = None, body: Any = None
-    ) -> tuple[int, Any]:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        async with self.session.request(method, self.base + path, json=body, headers=headers) as r:
-            return r.status, await r.json(content_type=None)
-
-    async def table(self, robot: str | None) -> tuple[str, list[str]]:
-        status, made = await self.call("POST", "/api/tables", None, {"name": "Ana"})
-        assert status == 201, made
-        invite, tokens = made["invite"], [made["token"]]
-        if robot is None:
-            status, joined = await self.call(
-                "POST", f"/api/tables/{invite}/seats", None, {"name": "Bea"}
-            )
-            assert status == 201, joined
-            tokens.append(joined["token"])
-        else:
-            _, page = await self.call("GET", f"/api/tables/{invite}", tokens[0])
-            status, out = await self.call(
-                "POST",
-                f"/api/tables/{invite}/robots",
-                tokens[0],
-                {"robot": robot, "version": page["version"]},
-            )
-            assert status == 200, out
-        _, page = await self.call("GET", f"/api/tables/{invite}", tokens[0])
-        status, out = await self.call(
-            "POST", f"/api/tables/{invite}/start", tokens[0], {"version": page["version"]}
-        )
-        assert status == 200, out
-        return invite, tokens
 
 
 async def finisher(api: Api, stop: asyncio.Event, rounds: list[float], seed: int) -> None:
     """Two people at full speed: rounds finished one after the other."""
     rng = random.Random(seed)
-    invite, tokens = await api.table(None)
+    invite, tokens = await api.table([], humans=2)
     while not stop.is_set():
         _, page = await api.call("GET", f"/api/tables/{invite}", tokens[0])
         if page["status"] != "playing":
-            invite, tokens = await api.table(None)
+            invite, tokens = await api.table([], humans=2)
             continue
         view = page["view"]
         if view["phase"] == "round_over":
@@ -118,7 +80,7 @@ async def person(
     """One person against Tito, answering at once; each of Tito's answers
     timed from the person's move."""
     rng = random.Random(seed)
-    invite, tokens = await api.table("tito")
+    invite, tokens = await api.table(["tito"], humans=1)
     moved_at: float | None = None
     moved_version = 0
     while not stop.is_set():
@@ -129,7 +91,7 @@ async def person(
                 waits.append(seen - moved_at - delay)
             moved_at = None
         if page["status"] != "playing":
-            invite, tokens = await api.table("tito")
+            invite, tokens = await api.table(["tito"], humans=1)
             continue
         view = page["view"]
         me = next(s["game_seat"] for s in page["seats"] if s["you"])

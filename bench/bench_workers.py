@@ -35,26 +35,18 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, text, update
-from sqlalchemy.engine import make_url
 
-from bench_load import yardstick_ms
+from bench_load import prepare_database, yardstick_ms
 
 LOAD_MOVES_PER_SECOND = 300.0
 
 
 def fresh_database(pg_url: str) -> str:
-    from escoba.web.base.db import migrate
+    """`pg_url`'s database dropped, made anew and migrated."""
     from escoba.web.base.settings import Settings
 
-    target = make_url(Settings(database_url=pg_url).sqlalchemy_url)
-    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{target.database}" WITH (FORCE)'))
-        conn.execute(text(f'CREATE DATABASE "{target.database}"'))
-    admin.dispose()
-    url = target.render_as_string(hide_password=False)
-    migrate(url)
-    return url
+    url = Settings(database_url=pg_url).sqlalchemy_url
+    return prepare_database("postgresql", url, Path(tempfile.gettempdir()))
 
 
 def finish_rounds(url: str, rounds: int, seed: int) -> None:
