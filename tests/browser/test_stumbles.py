@@ -17,7 +17,8 @@ from .conftest import DESKTOP, MISSING, LiveServer, new_context
 if MISSING:
     pytest.skip(MISSING, allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from .helpers import add_robot, create_table, start_game, wait_for_my_turn_or_end
 
@@ -127,6 +128,19 @@ def _panel_when_settled(page: Page, body: str) -> tuple[str, list[str]]:
         if before == after and page.evaluate(PANEL, body) == reading:
             return reading[0], reading[1]
     raise AssertionError(f"{body}: the board never rested")
+
+
+def _scroll_to(locator: Locator) -> None:
+    """`scroll_into_view_if_needed`, again when a live update swapped the
+    element for its new self meanwhile (Playwright does not retry that)."""
+    for _ in range(10):
+        try:
+            locator.scroll_into_view_if_needed()
+            return
+        except PlaywrightError as err:
+            if "not attached" not in str(err):
+                raise
+    raise AssertionError(f"{locator} never stayed in the page")
 
 
 def _opaque(color: str) -> bool:
@@ -247,7 +261,9 @@ def test_the_chat_says_its_refusals_and_its_length_beside_it(
     form = page.locator(".notice-form")
     form.locator('input[value="chat"]').check()
     form.locator('input[value="round"]').uncheck()
-    page.locator("#notice-save").scroll_into_view_if_needed()
+    # the stream's board for the chat line may land now: the button is
+    # then a new one (a scroll does not wait for it, as a tap does)
+    _scroll_to(page.locator("#notice-save"))
     scrolled = page.evaluate("() => window.scrollY")
     page.locator("#notice-save").tap()
     kept = page.locator("#notice-said")
