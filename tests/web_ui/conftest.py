@@ -21,7 +21,7 @@ from escoba.engine import (
     shuffled_deck,
     view,
 )
-from escoba.web.table.pages import ChatLine, PageSeat, TablePage, TableStatus
+from escoba.web.table.pages import Allowed, ChatLine, PageSeat, TablePage, TableStatus
 
 NAMES = ("Ana", "Beto", "Carmen", "Dani")
 
@@ -52,8 +52,11 @@ def make_page(
     seat: int | None = 0,
     players: int = 2,
     status: TableStatus | None = None,
+    can: dict[str, object] | None = None,
     **overrides: object,
 ) -> TablePage:
+    """A page of `state` for the viewer at `seat`, its permissions as the
+    service would give them (`can`: some changed; `with_can` after)."""
     seats = seat_rows(players, seat)
     if status is None:
         if state is None:
@@ -62,6 +65,7 @@ def make_page(
             status = TableStatus.FINISHED
         else:
             status = TableStatus.PLAYING
+    over = state is not None and state.phase is Phase.GAME_OVER
     page = TablePage(
         invite="abc123",
         status=status,
@@ -81,21 +85,26 @@ def make_page(
             ),
         ),
         game_number=1,
-        can_join=state is None and players < 4 and seat is None,
-        can_start=state is None and seat == 0 and players >= 2,
-        can_manage=state is None and seat == 0,
+        can=Allowed(
+            join=state is None and players < 4 and seat is None,
+            start=state is None and seat == 0 and players >= 2,
+            manage=state is None and seat == 0,
+            chat=seat is not None,
+            leave=state is not None and seat is not None and state.phase is not Phase.GAME_OVER,
+            next_round=state is not None and seat is not None and state.phase is Phase.ROUND_OVER,
+            rematch_offered=over,
+            rematch=over and seat is not None,
+        ),
         partner_position=None,
-        can_chat=seat is not None,
-        absence_available=False,
-        absent_seat=None,
-        can_leave=state is not None and seat is not None and state.phase is not Phase.GAME_OVER,
-        can_next_round=state is not None and seat is not None and state.phase is Phase.ROUND_OVER,
-        rematch_possible=state is not None and state.phase is Phase.GAME_OVER,
-        rematch_needs_pairs_choice=False,
-        rematch_accepted_by_you=False,
         result_text=None,
     )
-    return replace(page, **overrides)  # type: ignore[arg-type]
+    page = replace(page, **overrides)  # type: ignore[arg-type]
+    return replace(page, can=replace(page.can, **(can or {})))
+
+
+def with_can(page: TablePage, **can: object) -> TablePage:
+    """`page` with some of its viewer's permissions (`Allowed`) changed."""
+    return replace(page, can=replace(page.can, **can))  # type: ignore[arg-type]
 
 
 def start(players: int = 2, seed: int = 1, target: int = 21) -> GameState:

@@ -52,7 +52,7 @@ def test_turn_banner_and_recent_plays_mark_the_robot() -> None:
 def test_the_winner_and_the_rematch_mark_the_robot() -> None:
     state, _ = end_game(start(players=4, seed=3), EndReason.ABANDON, loser_seat=1)
     seats = tuple(replace(s, rematch_accepted=s.name in ("Beto", "Dani")) for s in seat_rows(4, 0))
-    page = make_page(state, seat=0, players=4, seats=seats, rematch_possible=True)
+    page = make_page(state, seat=0, players=4, seats=seats, can={"rematch_offered": True})
     html = render_table(page, Design.FRENCH)
     winner = _part(html, r'<h2 id="winner-title".*?</h2>')
     assert ROBOT_MARK in winner and '<bdi class="who">Beto</bdi>' in winner

@@ -12,7 +12,7 @@ from escoba.names import Design
 from escoba.web.rendering.templating import render_table
 from escoba.web.table.pages import TablePage
 
-from .conftest import make_page, play_until, start, text_of
+from .conftest import make_page, play_until, start, text_of, with_can
 
 
 def _over(viewer: int | None, asked: tuple[int, ...], partner: int | None) -> TablePage:
@@ -23,13 +23,12 @@ def _over(viewer: int | None, asked: tuple[int, ...], partner: int | None) -> Ta
     page = make_page(over, seat=viewer, players=4)
     seats = tuple(replace(s, rematch_accepted=s.position in asked) for s in page.seats)
     you = None if viewer is None else seats[viewer]
-    return replace(
-        page,
-        seats=seats,
-        you=you,
-        partner_position=partner,
-        rematch_needs_pairs_choice=viewer == 0,
-        rematch_accepted_by_you=you is not None and you.rematch_accepted,
+    asked_here = you is not None and you.rematch_accepted
+    return with_can(
+        replace(page, seats=seats, you=you, partner_position=partner),
+        pairs_choice=viewer == 0,
+        rematch_asked=asked_here,
+        rematch=you is not None and not asked_here,
     )
 
 

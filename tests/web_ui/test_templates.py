@@ -14,7 +14,7 @@ from escoba.web.rendering.board import board_model
 from escoba.web.rendering.templating import render_board, render_page, render_table
 from escoba.web.table.pages import TableStatus
 
-from .conftest import make_page, play_until, start, text_of
+from .conftest import make_page, play_until, start, text_of, with_can
 
 FORM_RE = re.compile(r"<form\b.*?</form>", re.S)
 
@@ -203,15 +203,18 @@ def test_winner_screen_and_rematch() -> None:
     assert "PROPONER" not in asked
 
     ana_asked = tuple(replace(s, rematch_accepted=s.name == "Ana") for s in page.seats)
-    mine = replace(page, seats=ana_asked, you=ana_asked[0], rematch_accepted_by_you=True)
+    mine = with_can(
+        replace(page, seats=ana_asked, you=ana_asked[0]), rematch_asked=True, rematch=False
+    )
     proposed = _rematch(render_table(mine, Design.FRENCH))
     assert "Pediste la revancha: empieza cuando acepte Beto" in proposed
     assert "REVANCHA" not in proposed  # no button
 
-    watched = _rematch(render_table(replace(page, seats=beto_asked, you=None), Design.FRENCH))
+    spectator = with_can(replace(page, seats=beto_asked, you=None), rematch=False, chat=False)
+    watched = _rematch(render_table(spectator, Design.FRENCH))
     assert "Beto propone la revancha." in watched and "REVANCHA" not in watched
 
-    pairs = render_table(replace(page, rematch_needs_pairs_choice=True), Design.FRENCH)
+    pairs = render_table(with_can(page, pairs_choice=True), Design.FRENCH)
     assert "MANTENER" in pairs and "CAMBIAR" in pairs and 'value="keep"' in pairs
     assert "PROPONER REVANCHA: ¿las mismas parejas o cambiamos?" in _rematch(pairs)
 
@@ -227,7 +230,7 @@ def test_alone_with_robots_the_rematch_is_played_at_once() -> None:
 
 def test_abandon_result_has_no_rematch() -> None:
     state, _ = end_game(start(players=4, seed=3), EndReason.ABANDON, loser_seat=1)
-    page = make_page(state, seat=0, players=4, rematch_possible=False)
+    page = make_page(state, seat=0, players=4, can={"rematch_offered": False, "rematch": False})
     html = render_table(page, Design.FRENCH)
     assert "Beto abandonó la partida. Ana y Carmen robot ganan." in text_of(html)
     assert "Sin revancha" in html
@@ -236,7 +239,7 @@ def test_abandon_result_has_no_rematch() -> None:
 def test_absence_button_with_confirm() -> None:
     state = start(seed=5)
     absent = state.round.turn
-    page = make_page(state, seat=1 - absent, absence_available=True, absent_seat=absent)
+    page = make_page(state, seat=1 - absent, can={"absence": True, "absent_seat": absent})
     html = render_table(page, Design.FRENCH)
     assert "TERMINAR POR AUSENCIA" in html and "SÍ, TERMINAR" in html
     assert "ausente" in html

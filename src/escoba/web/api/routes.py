@@ -130,16 +130,14 @@ def table_json(page: TablePage) -> dict[str, Any]:
         "view": None if page.view is None else view_json(page.view),
         "result": page.result_text,
         "can": {
-            "join": page.can_join,
-            "start": page.can_start,
-            "manage": page.can_manage,
-            "chat": page.can_chat,
-            "leave": page.can_leave,
-            "next_round": page.can_next_round,
-            "absence": page.absence_available,
-            "rematch": page.you is not None
-            and page.rematch_possible
-            and not page.rematch_accepted_by_you,
+            "join": page.can.join,
+            "start": page.can.start,
+            "manage": page.can.manage,
+            "chat": page.can.chat,
+            "leave": page.can.leave,
+            "next_round": page.can.next_round,
+            "absence": page.can.absence,
+            "rematch": page.can.rematch,
         },
     }
 

@@ -408,7 +408,7 @@ def board_model(
             on_turn=info.on_turn,
             is_you=info.seat == view.seat,
             is_partner=info.seat == partner,
-            absent=info.seat == page.absent_seat,
+            absent=info.seat == page.can.absent_seat,
             flash=flashes.get(info.seat),
             robot_level=levels.get(info.seat),
         )

@@ -26,7 +26,7 @@ from escoba.names import (
     the_cards,
 )
 from escoba.web.rendering.board import Board, RoundTable, round_table, who
-from escoba.web.table.pages import PageSeat, TablePage, TableStatus
+from escoba.web.table.pages import Allowed, PageSeat, TablePage, TableStatus
 
 #: the address of the lesson's pages
 LESSON_PATH: Final = "/aprender"
@@ -100,18 +100,8 @@ def table_page(state: GameState, lang: str) -> TablePage:
         names=(seats[0].name, seats[1].name),
         chat=(),
         game_number=1,
-        can_join=False,
-        can_start=False,
-        can_manage=False,
+        can=Allowed(),  # a lesson's page: nothing but the play
         partner_position=None,
-        can_chat=False,
-        absence_available=False,
-        absent_seat=None,
-        can_leave=False,
-        can_next_round=False,
-        rematch_possible=False,
-        rematch_needs_pairs_choice=False,
-        rematch_accepted_by_you=False,
         result_text=None,
         rules=state.rules,
     )

@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
-from escoba.engine import EndReason, GameState, Phase, view
+from escoba.engine import GameState, Phase, view
+from escoba.web.table.allowed import allowed
 from escoba.web.table.chat import read_chat
 from escoba.web.table.coaching import coach_status
-from escoba.web.table.ending import absence_moment, absent_seat
+from escoba.web.table.ending import absence_moment
 from escoba.web.table.pages import ChatLine, PageSeat, SeriesScore, TablePage, TableStatus
 from escoba.web.table.store import (
     MAX_SEATS,
@@ -18,7 +19,6 @@ from escoba.web.table.store import (
     SeatRecord,
     TableRecord,
     find_seat,
-    free_position,
     has_game,
     names,
     rules_of,
@@ -58,11 +58,8 @@ class PageBuilding(StoryReads):
         seat_view = None
         if state is not None:
             seat_view = view(state, me.game_seat if plays and me is not None else None)
-        in_lobby = status == TableStatus.LOBBY
-        result = state.result if state is not None else None
         now = self.clock.now()
-        absent = absent_seat(table, state, now, self.settings.absence_hours)
-        on_points = result is not None and result.reason is EndReason.TARGET
+        result = state.result if state is not None else None
         four = len(table.seats) == MAX_SEATS
         return TablePage(
             invite=table.invite,
@@ -75,28 +72,12 @@ class PageBuilding(StoryReads):
             names=tuple(names(table)) if state is not None else (),
             chat=tuple(chat),
             game_number=table.game_number,
-            can_join=in_lobby and me is None and free_position(table) is not None,
-            can_start=in_lobby and me is not None and me.is_creator and len(seats) >= 2,
-            can_manage=in_lobby and me is not None and me.is_creator,
+            can=allowed(table, you, state, now, self.settings.absence_hours),
             partner_position=(
                 table.partner_position
                 if table.partner_position is not None
                 else (sorted(s.position for s in table.seats)[2] if four else None)
             ),
-            can_chat=me is not None,
-            absence_available=plays
-            and absent is not None
-            and me is not None
-            and me.game_seat != absent,
-            absent_seat=absent,
-            can_leave=plays and status == TableStatus.PLAYING,
-            can_next_round=plays
-            and status == TableStatus.PLAYING
-            and state is not None
-            and state.phase is Phase.ROUND_OVER,
-            rematch_possible=status == TableStatus.FINISHED and on_points,
-            rematch_needs_pairs_choice=four and me is not None and me.is_creator,
-            rematch_accepted_by_you=me is not None and me.rematch_accepted,
             result_text=(
                 None
                 if result is None or state is None

@@ -84,6 +84,25 @@ class CoachStatus:
 
 
 @dataclass(frozen=True, slots=True)
+class Allowed:
+    """One viewer's permissions at one moment (all false for a page that is
+    no table's, as a lesson's)."""
+
+    join: bool = False  # a free seat in the lobby, for a viewer without one
+    start: bool = False  # the creator, with 2 to 4 seated
+    manage: bool = False  # the creator in the lobby: robots, LAS PAREJAS
+    chat: bool = False  # a seat
+    leave: bool = False  # ABANDONAR / SALIR DEL JUEGO
+    next_round: bool = False  # SIGUIENTE RONDA
+    absence: bool = False  # TERMINAR POR AUSENCIA, against the seat that is absent
+    absent_seat: int | None = None  # the engine seat idle past the absence hours
+    rematch_offered: bool = False  # the game ended on points: its people may play again
+    rematch_asked: bool = False  # the viewer asked for it
+    rematch: bool = False  # the viewer may ask for it (propose or accept) now
+    pairs_choice: bool = False  # the creator of a table of four: MANTENER or CAMBIAR
+
+
+@dataclass(frozen=True, slots=True)
 class TablePage:
     invite: str
     status: TableStatus
@@ -95,18 +114,8 @@ class TablePage:
     names: tuple[str, ...]  # by engine seat, while a game exists
     chat: tuple[ChatLine, ...]
     game_number: int
-    can_join: bool  # a free seat in the lobby
-    can_start: bool  # you are the creator and 2-4 are seated
-    can_manage: bool  # you are the creator in the lobby (robots, partner)
+    can: Allowed  # what the viewer may do now (allowed.py): read, never worked out again
     partner_position: int | None  # LAS PAREJAS, with four
-    can_chat: bool
-    absence_available: bool  # TERMINAR POR AUSENCIA may be pressed by you now
-    absent_seat: int | None  # engine seat idle > 48 h, if any
-    can_leave: bool  # ABANDONAR / SALIR DEL JUEGO
-    can_next_round: bool  # SIGUIENTE RONDA
-    rematch_possible: bool  # the game ended on points: a rematch may be played (by its people)
-    rematch_needs_pairs_choice: bool  # four players: MANTENER or CAMBIAR
-    rematch_accepted_by_you: bool
     result_text: str | None  # how the game ended, in Spanish: the API's `result` (say_result)
     robots: tuple[str, ...] = SEATABLE_KEYS  # the robots the creator may seat
     # Time on the table, read from the service's clock (None on a page made

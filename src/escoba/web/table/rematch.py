@@ -6,11 +6,10 @@ request carries MANTENER or CAMBIAR for the pairs."""
 
 from __future__ import annotations
 
-from escoba.engine import EndReason
-from escoba.web.base.errors import Conflict, Invalid
+from escoba.web.base.errors import Invalid
+from escoba.web.table.allowed import rematch_refusal
 from escoba.web.table.command_path import Outcome
 from escoba.web.table.lobby import Lobby, play_order
-from escoba.web.table.pages import TableStatus
 from escoba.web.table.store import MAX_SEATS, Credential, TableRecord, TableTx
 
 
@@ -25,13 +24,9 @@ class Rematches(Lobby):
         def command(tx: TableTx) -> None:
             table = tx.table
             seat = self._player(table, token)
-            state = self._state(tx)
-            if table.status != TableStatus.FINISHED or state.result is None:
-                raise Conflict("not_finished")
-            if state.result.reason is not EndReason.TARGET:
-                raise Conflict("no_rematch")
-            if seat.rematch:
-                raise Conflict("already_accepted")
+            refusal = rematch_refusal(table, seat, self._state(tx))
+            if refusal is not None:
+                raise refusal
             if len(table.seats) == MAX_SEATS and seat.position == 0:
                 if pairs not in ("keep", "change"):
                     raise Invalid("choose_pairs")

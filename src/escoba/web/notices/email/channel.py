@@ -312,14 +312,14 @@ class EmailChannel:
         view = page.view
         playing = page.status == TableStatus.PLAYING and view is not None
         absent = None
-        if page.absence_available and page.absent_seat is not None:
-            absent = page.names[page.absent_seat]
+        if page.can.absence and page.can.absent_seat is not None:
+            absent = page.names[page.can.absent_seat]
         return Standing(
             invite=page.invite,
             players=page.names or tuple(s.name for s in page.seats),
             status=page.status,
             turn=playing and view is not None and view.phase is Phase.PLAYING and view.my_turn,
-            next_round=page.can_next_round,
+            next_round=page.can.next_round,
             absent=absent,
             turn_since=seat.turn_since,
         )
