@@ -130,6 +130,21 @@ def _panel_when_settled(page: Page, body: str) -> tuple[str, list[str]]:
     raise AssertionError(f"{body}: the board never rested")
 
 
+#: Resolves once the board has not been swapped for 700 ms.
+AT_REST = """() => new Promise(resolve => {
+  let timer = setTimeout(resolve, 700);
+  document.addEventListener('htmx:afterSettle', () => {
+    clearTimeout(timer);
+    timer = setTimeout(resolve, 700);
+  });
+})"""
+
+
+def _at_rest(page: Page) -> None:
+    """Until no live update has redrawn the board for a while."""
+    page.evaluate(AT_REST)
+
+
 def _scroll_to(locator: Locator) -> None:
     """`scroll_into_view_if_needed`, again when a live update swapped the
     element for its new self meanwhile (Playwright does not retry that)."""
@@ -256,7 +271,10 @@ def test_the_chat_says_its_refusals_and_its_length_beside_it(
     expect(said).to_have_count(0)
     expect(line).to_have_value("")
     expect(count).to_have_text("Quedan 300 letras.")
-    # GUARDAR: said in «Avisos», the page where it was
+    # GUARDAR: said in «Avisos», the page where it was. First the page at
+    # rest: the stream's board for the chat line, landing after GUARDAR's
+    # answer, would redraw the board without what GUARDAR said
+    _at_rest(page)
     page.locator("#notice-choices summary").tap()
     form = page.locator(".notice-form")
     form.locator('input[value="chat"]').check()
