@@ -26,7 +26,6 @@ import contextlib
 import logging
 import os
 import socket
-import threading
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -37,7 +36,7 @@ from sqlalchemy.exc import OperationalError
 from escoba.analysis import StepAnalysis
 from escoba.web.table.analyses import Analyses, AnalysisJob, analyse_position
 from escoba.web.table.command_path import AfterOnly, Change
-from escoba.web.workers.processes import new_pool
+from escoba.web.workers.processes import LoopCall, new_pool, warmed_pool
 
 log = logging.getLogger("escoba.analyses")
 
@@ -47,13 +46,8 @@ def process_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"[-64:]
 
 
-def _warm() -> int:
-    """Run once in each new process: the analysis's modules are imported
-    (and their tables built) before the first round needs them."""
-    import escoba.analysis
-    import escoba.bots  # noqa: F401
-
-    return 0
+#: What each analysis process imports before its first round.
+WARM = ("escoba.analysis", "escoba.bots")
 
 
 class AnalysisRunner(AfterOnly):
@@ -76,8 +70,7 @@ class AnalysisRunner(AfterOnly):
         self._poll_seconds = poll_seconds
         self.claimer = process_name()
         self._executor: Executor | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._loop_thread = 0
+        self._call = LoopCall()
         self._wake: asyncio.Event | None = None
         self._lanes: list[asyncio.Task[None]] = []
         self._holding: set[int] = set()  # the rows this runner claimed and runs
@@ -90,15 +83,11 @@ class AnalysisRunner(AfterOnly):
         """From the event loop, at start-up and before the process starts any
         thread of its own: the workers are forked from it, and a fork copies
         only the thread that makes it."""
-        self._executor = new_pool(self._processes, "escoba-analysis", self._nice)
-        if self._processes > 0:
-            for wait in [self._executor.submit(_warm) for _ in range(self._processes)]:
-                wait.result()
+        self._executor = warmed_pool(self._processes, "escoba-analysis", WARM, self._nice)
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start the lanes: they take up the rounds left queued or running."""
-        self._loop = loop
-        self._loop_thread = threading.get_ident()
+        self._call.bind(loop)
         self._wake = asyncio.Event()
         self._lanes = [loop.create_task(self._lane()) for _ in range(self.lanes)]
 
@@ -109,13 +98,8 @@ class AnalysisRunner(AfterOnly):
 
     def wake(self) -> None:
         """From any thread: an analysis was queued."""
-        loop, wake = self._loop, self._wake
-        if loop is None or wake is None or loop.is_closed():
-            return
-        if threading.get_ident() == self._loop_thread:
-            wake.set()
-        else:
-            loop.call_soon_threadsafe(wake.set)
+        if self._wake is not None:
+            self._call(self._wake.set)
 
     async def _lane(self) -> None:
         wake = self._wake

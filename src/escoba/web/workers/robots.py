@@ -48,7 +48,7 @@ from escoba.web.base import metrics
 from escoba.web.base.errors import Busy
 from escoba.web.table.command_path import AfterOnly, Change, RobotBrain
 from escoba.web.table.jobs import RobotTurn
-from escoba.web.workers.processes import new_pool
+from escoba.web.workers.processes import LoopCall, new_pool, warmed_pool
 
 log = logging.getLogger("escoba.robots")
 
@@ -76,12 +76,8 @@ class ClientTag:
             current_client.reset(token)
 
 
-def _warm() -> int:
-    """Run once in each new worker: the robots' modules are imported (and
-    their tables built) before the first turn needs them."""
-    import escoba.bots  # noqa: F401
-
-    return 0
+#: What each robots' process imports before its first turn.
+WARM = ("escoba.bots",)
 
 
 class ThinkingPool:
@@ -109,12 +105,7 @@ class ThinkingPool:
         """From the event loop, at start-up and before the process starts any
         thread of its own: worker processes are forked from it, and a fork
         copies only the thread that makes it."""
-        self._executor = self._new_executor()
-        if self.processes > 0:
-            # start every worker now, while this is the process's only thread
-            waits = [self._executor.submit(_warm) for _ in range(self._slots)]
-            for wait in waits:
-                wait.result()
+        self._executor = warmed_pool(self.processes, "escoba-robot", WARM)
 
     def _new_executor(self) -> Executor:
         return new_pool(self.processes, "escoba-robot")
@@ -216,8 +207,7 @@ class RobotRunner(AfterOnly):
         self._delay = delay
         self._overdue = overdue
         self._sweep_seconds = sweep_seconds
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._loop_thread = 0
+        self._call = LoopCall()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._due: dict[int, float] = {}  # table → when its robot should have played
         self._owners: dict[int, str] = {}  # table → client whose command began the chain
@@ -227,8 +217,7 @@ class RobotRunner(AfterOnly):
         self._pool.start()
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self._loop_thread = threading.get_ident()
+        self._call.bind(loop)
 
     def start_sweeping(self) -> None:
         """From the event loop: look for overdue robots every few seconds."""
@@ -259,15 +248,7 @@ class RobotRunner(AfterOnly):
     def schedule(self, table_id: int) -> None:
         """Called (from any thread) right after a commit left a robot on turn
         at `table_id`: its turn began now."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-        due = time.monotonic() + self._delay
-        owner = current_client.get()
-        if threading.get_ident() == self._loop_thread:
-            self._ensure(table_id, owner, due)
-        else:
-            loop.call_soon_threadsafe(self._ensure, table_id, owner, due)
+        self._call(self._ensure, table_id, current_client.get(), time.monotonic() + self._delay)
 
     def _ensure(self, table_id: int, owner: str, due: float) -> None:
         self._due[table_id] = due
