@@ -5,7 +5,7 @@ added at start-up, told of every change in order; the table names none."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Connection
 
@@ -84,4 +84,41 @@ def test_a_command_tells_each_listener_what_it_committed(db_url: str) -> None:
     view = service.page(ana.invite, ana.token).view
     assert view is not None and view.turn is not None
     assert started.robot_next == (view.turn != view.seat)
+    db.dispose()
+
+
+def test_a_commands_kind_says_what_its_commit_does_beside_its_rows(db_url: str) -> None:
+    """MOVE makes a new version and counts as play; NOTE (a chat line) makes
+    neither, so a move made on the version before it is not stale; SERVER
+    (the expiry) makes a new version but is no play."""
+    migrate(db_url)
+    db = Database(db_url)
+    start = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    clock = ManualClock(start)
+    settings = Settings(database_url=db_url, secret_key="x")
+    service = TableService(db, settings, clock, Hub(Broker()), rng=random.Random(3))
+    ana = service.create_table("Ana", 21)
+    bea = service.join(ana.invite, "Bea")
+    version = service.page(ana.invite, ana.token).version
+
+    clock.advance(seconds=60)
+    service.chat(ana.invite, bea.token, "¡Hola!")
+    assert service.page(ana.invite, ana.token).version == version
+    with db.snapshot() as conn:
+        table = service.store.snap(conn, ana.invite)
+    assert table.last_action_at.replace(tzinfo=UTC) == start
+
+    clock.advance(seconds=60)
+    service.start(ana.invite, ana.token, version)  # made before the chat line
+    with db.snapshot() as conn:
+        table = service.store.snap(conn, ana.invite)
+    assert table.version == version + 1
+    assert table.last_action_at.replace(tzinfo=UTC) == start + timedelta(seconds=120)
+
+    clock.advance(days=settings.expiry_days, seconds=60)
+    assert service.expire() == 1
+    with db.snapshot() as conn:
+        table = service.store.snap(conn, ana.invite)
+    assert table.status == "expired" and table.version == version + 2
+    assert table.last_action_at.replace(tzinfo=UTC) == start + timedelta(seconds=120)
     db.dispose()

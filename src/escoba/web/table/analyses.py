@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Final, cast
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import Connection, Table, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from escoba.analysis import (
@@ -61,7 +61,7 @@ from escoba.web.base.errors import Conflict, NotFound
 from escoba.web.base.models import RoundAnalysisRow
 from escoba.web.table.command_path import Change
 from escoba.web.table.history import GameHistory, PlayedGame
-from escoba.web.table.store import Credential, find_seat
+from escoba.web.table.store import Credential, find_seat, queued_analysis
 
 log = logging.getLogger("escoba.analyses")
 
@@ -339,23 +339,15 @@ class Analyses(GameHistory):
             )
 
     def _queue_missing(self, table_id: int, game_number: int, summary: RoundSummary) -> None:
-        now = self.clock.now()
+        """A finished round without its analysis's row (a game played before
+        the analysis existed): queued now, and wanted, for a page waits."""
+        row = queued_analysis(table_id, game_number, summary, self.clock.now(), wanted=True)
+
+        def write(conn: Connection) -> Change:
+            conn.execute(insert(_A).values(**row))
+            return Change(table_id, None, analysis_queued=True)
+
         try:
-            with self.db.write() as conn:
-                conn.execute(
-                    insert(_A).values(
-                        table_id=table_id,
-                        game_number=game_number,
-                        round=summary.number,
-                        status="queued",
-                        done=0,
-                        total=len(summary.actions),
-                        analysis=None,
-                        created_at=now,
-                        updated_at=now,
-                        wanted_at=now,
-                    )
-                )
+            self._write(write)
         except IntegrityError:
             return  # queued meanwhile by another read
-        self.after_commit.after(Change(table_id, None, analysis_queued=True))

@@ -17,7 +17,7 @@ from escoba.spoofing import (
 )
 from escoba.web.base.errors import Forbidden, Invalid, RateLimited
 from escoba.web.base.models import ChatRow
-from escoba.web.table.command_path import CommandPath, Outcome
+from escoba.web.table.command_path import NOTE, CommandPath, Outcome
 from escoba.web.table.pages import ChatLine
 from escoba.web.table.store import Credential, TableTx, find_seat
 
@@ -71,7 +71,7 @@ class Chat(CommandPath):
                 }
             )
 
-        return self._command(invite, token, None, command, game_action=False, bump_version=False)
+        return self._command(invite, token, None, command, NOTE)
 
     def chat_lines(self, invite: str, after: int = 0) -> list[ChatLine]:
         with self.db.snapshot() as conn:

@@ -39,7 +39,7 @@ from escoba.i18n import translations
 from escoba.names import Design, the_cards
 from escoba.web.base.errors import Forbidden
 from escoba.web.base.models import SeatCoachRow
-from escoba.web.table.command_path import CommandPath, Outcome
+from escoba.web.table.command_path import NOTE, CommandPath, Outcome
 from escoba.web.table.pages import CoachStatus, TablePage
 from escoba.web.table.store import Credential, SeatRecord, TableRecord, TableTx, find_seat
 
@@ -65,7 +65,7 @@ class Coaching(CommandPath):
             if on:
                 tx.conn.execute(insert(_C).values(seat_id=seat.id, since=self.clock.now()))
 
-        return self._command(invite, token, None, command, game_action=False, bump_version=False)
+        return self._command(invite, token, None, command, NOTE)
 
 
 #: the game's words in the coach's sentences, each linked to its paragraph

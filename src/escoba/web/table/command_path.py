@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, cast
+from typing import Any, Final, Protocol, cast
 
 from sqlalchemy import Connection, Table, select
 from sqlalchemy.exc import OperationalError
@@ -46,6 +46,7 @@ from escoba.web.table.store import (
     TableTx,
     find_seat,
     is_invite,
+    queued_analysis,
     robot_on_turn,
 )
 
@@ -152,14 +153,37 @@ class CommitHook:
 
 
 @dataclass(frozen=True, slots=True)
+class Kind:
+    """What a command's commit does besides what the command wrote, by the
+    kind of command: whether it makes a new version of the table (what a
+    command is made on, what the pages redraw at and the caches are keyed
+    by), and whether it counts as the table being played (expiry counts
+    from the last one)."""
+
+    name: str
+    new_version: bool
+    counts_as_play: bool
+
+
+#: A person's or a robot's move, and everything done in the lobby: a new
+#: version, and the table is in use.
+MOVE: Final = Kind("move", new_version=True, counts_as_play=True)
+#: The server's change of a table (its expiry, a seat moved to another
+#: device): a new version, but nobody played.
+SERVER: Final = Kind("server", new_version=True, counts_as_play=False)
+#: A note beside the game (a chat line, a seat's coach): no new version, so
+#: it never makes a player's move stale, and no play.
+NOTE: Final = Kind("note", new_version=False, counts_as_play=False)
+
+
+@dataclass(frozen=True, slots=True)
 class _Transaction:
     """What `CommandPath._command` runs in its write transaction."""
 
     invite: str
     version: int | None
     command: Callable[[TableTx], None]
-    game_action: bool
-    bump_version: bool
+    kind: Kind
     done: AlreadyDone | None
 
 
@@ -200,8 +224,7 @@ class CommandPath:
         token: Credential,
         version: int | None,
         command: Callable[[TableTx], None],
-        game_action: bool = True,
-        bump_version: bool = True,
+        kind: Kind = MOVE,
         done: AlreadyDone | None = None,
     ) -> Outcome:
         """`_run_command`, counted in the metrics (web/base/metrics.py): by
@@ -209,9 +232,7 @@ class CommandPath:
         started = time.perf_counter()
         outcome = "error"
         try:
-            result = self._run_command(
-                invite, token, version, command, game_action, bump_version, done
-            )
+            result = self._run_command(invite, token, version, command, kind, done)
             outcome = "ok"
             return result
         except ServiceError as err:
@@ -226,13 +247,11 @@ class CommandPath:
         token: Credential,
         version: int | None,
         command: Callable[[TableTx], None],
-        game_action: bool = True,
-        bump_version: bool = True,
+        kind: Kind = MOVE,
         done: AlreadyDone | None = None,
     ) -> Outcome:
-        """Run `command` on the locked table. `game_action`: it counts as play
-        for expiry; `bump_version`: it changes what a command is made on (a
-        chat line does not, so it never makes a player's move stale); `done`:
+        """Run `command` on the locked table, its commit as its `kind` says;
+        `done`:
         whether what a stale command asks for has happened since its version
         (someone else did it): then it is no error, the table as it is now."""
         if not is_invite(invite):
@@ -245,7 +264,7 @@ class CommandPath:
                 if done(conn, now, version):
                     return Outcome(now.id, now.version)
             raise Conflict("stale")
-        run = _Transaction(invite, version, command, game_action, bump_version, done)
+        run = _Transaction(invite, version, command, kind, done)
         try:
             try:
                 ran = self._transaction(run, retry=True)
@@ -262,7 +281,7 @@ class CommandPath:
         table, tx, state, robot_next = ran
         outcome = Outcome(table.id, table.version)
         self.store.saw(invite, outcome.version)
-        if bump_version:  # committed: the next version's table and state
+        if kind.new_version:  # committed: the next version's table and state
             self.store.keep(table, state, new_seats=bool(tx.new_seats))
         log.info(
             "command",
@@ -305,16 +324,30 @@ class CommandPath:
             tx = TableTx(conn, table)
             run.command(tx)
             state = self._current_state(tx)
-            if run.bump_version:
-                table.version += 1
-            if run.game_action:
-                table.last_action_at = self.clock.now()
             robot_next = robot_on_turn(table, state)
-            if run.bump_version:  # (a chat line changes no row of the table)
+            if run.kind.new_version:  # (a note changes no row of the table)
+                table.version += 1
                 table.robot_due = robot_next
+            if run.kind.counts_as_play:
+                table.last_action_at = self.clock.now()
             tx.write()
             self.after_commit.during(conn, Change(table.id, table.version))
         return table, tx, state, bool(robot_next)
+
+    def _write(self, write: Callable[[Connection], Change | None]) -> Change | None:
+        """A write that is no command on a locked table, told to the hook as
+        a command's commit is: the one way the path lets anything else write
+        a table's rows (its creation, an absence the sweep marks, an analysis
+        a read queues; docs/architecture.md lists them). `write` runs in one
+        write transaction and says what changed (None: nothing to tell); the
+        hook hears of it inside that transaction and after its commit."""
+        with self.db.write() as conn:
+            change = write(conn)
+            if change is not None:
+                self.after_commit.during(conn, change)
+        if change is not None:
+            self.after_commit.after(change)
+        return change
 
     # ------------------------------------------------------------------
     # Inside a command
@@ -356,17 +389,7 @@ class CommandPath:
             known = {r.number for r in before.finished_rounds} if before is not None else set()
             now = self.clock.now()
             tx.analysis_rows.extend(
-                {
-                    "table_id": table.id,
-                    "game_number": table.game_number,
-                    "round": r.number,
-                    "status": "queued",
-                    "done": 0,
-                    "total": len(r.actions),
-                    "analysis": None,
-                    "created_at": now,
-                    "updated_at": now,
-                }
+                queued_analysis(table.id, table.game_number, r, now)
                 for r in state.finished_rounds
                 if r.number not in known
             )

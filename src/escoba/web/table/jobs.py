@@ -14,6 +14,7 @@ from sqlalchemy import select
 from escoba.engine import Action, EndReason, View, end_game, view
 from escoba.web.base.errors import Busy, Conflict
 from escoba.web.base.models import TableRow
+from escoba.web.table.command_path import SERVER
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.play import Playing
 from escoba.web.table.store import TableTx, robot_on_turn
@@ -152,7 +153,7 @@ class Jobs(Playing):
                 self._log(tx, None, "expire", {})
 
             try:
-                self._command(invite, None, None, command, game_action=False)
+                self._command(invite, None, None, command, SERVER)
                 expired += 1
             except (Conflict, Busy):
                 continue

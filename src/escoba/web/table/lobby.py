@@ -7,6 +7,8 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 
+from sqlalchemy import Connection
+
 from escoba.bots import SEATABLE
 from escoba.engine import RuleSet, new_game
 from escoba.engine.rules import SITE_TARGETS, TARGETS
@@ -77,7 +79,8 @@ class Lobby(CommandPath):
         now = self.clock.now()
         token = new_token()
         invite = secrets.token_urlsafe(16)  # 128 bits: the link is the key
-        with self.db.write() as conn:
+
+        def write(conn: Connection) -> Change:
             table_id = self.store.insert_table(
                 conn,
                 {
@@ -113,8 +116,9 @@ class Lobby(CommandPath):
                     "created_at": now,
                 },
             )
-            self.after_commit.during(conn, Change(table_id, 1))
-        self.after_commit.after(Change(table_id, 1))
+            return Change(table_id, 1)
+
+        self._write(write)
         return Joined(invite=invite, token=token, position=0)
 
     def join(self, invite: str, name: str) -> Joined:

@@ -472,6 +472,26 @@ def names(table: TableRecord) -> list[str]:
     return [s.name for s in sorted(seats, key=lambda s: s.game_seat or 0)]
 
 
+def queued_analysis(
+    table_id: int, game_number: int, summary: RoundSummary, now: datetime, wanted: bool = False
+) -> dict[str, Any]:
+    """The row of a finished round's analysis, queued (the command that
+    finishes a round writes it; a read writes it for a round left without
+    one). `wanted`: someone waits for it, so it goes before the backlog."""
+    return {
+        "table_id": table_id,
+        "game_number": game_number,
+        "round": summary.number,
+        "status": "queued",
+        "done": 0,
+        "total": len(summary.actions),
+        "analysis": None,
+        "created_at": now,
+        "updated_at": now,
+        "wanted_at": now if wanted else None,
+    }
+
+
 def robot_on_turn(table: TableRecord, state: GameState | None) -> bool:
     if table.status != TableStatus.PLAYING or state is None:
         return False

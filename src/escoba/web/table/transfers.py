@@ -38,7 +38,7 @@ from escoba.web.base.models import (
     TableRow,
     TransferCodeRow,
 )
-from escoba.web.table.command_path import CommandPath
+from escoba.web.table.command_path import SERVER, CommandPath
 from escoba.web.table.devices import hold_seat_id, insert_device, name_if_unnamed
 from escoba.web.table.lobby import Joined
 from escoba.web.table.store import Credential, TableTx, find_seat, hash_token, new_token
@@ -232,7 +232,7 @@ class Transfers(CommandPath):
             seat.token_hash = hash_token(token)
             positions.append(seat.position)
 
-        self._command(found.invite, None, None, command, game_action=False)
+        self._command(found.invite, None, None, command, SERVER)
         return Joined(invite=found.invite, token=token, position=positions[0])
 
     def token_retired(self, token: str | None) -> bool:
