@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
-from escoba.web.table.notice import DEFAULT_KINDS, Notice, NoticeKind
+from escoba.web.notices.notice import DEFAULT_KINDS, Notice, NoticeKind
 
 from .conftest import first_legal
 from .helpers import Player, create, join, page_table, service_of

@@ -20,7 +20,7 @@ from escoba.web.app import Core, build_core, create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
 from escoba.web.frame.deps import AppContext
-from escoba.web.table.notice import Notice, NoticeKind
+from escoba.web.notices.notice import Notice, NoticeKind
 
 from .conftest import first_legal
 from .helpers import Player, create, join, move_seat, service_of

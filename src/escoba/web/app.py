@@ -54,13 +54,14 @@ from escoba.web.live.bridges import Hub, make_bridge
 from escoba.web.live.my_tables_live import DeviceNews
 from escoba.web.live.resync import Resync
 from escoba.web.live.streams import Broker, close_on_exit_signals
+from escoba.web.notices.choices import NoticeChoices
 from escoba.web.notices.dispatch import Dispatcher
 from escoba.web.notices.email.channel import EmailChannel
+from escoba.web.notices.notice import Channel
 from escoba.web.notices.push import PushChannel, Vapid
 from escoba.web.notices.push.worker import PushWorker
 from escoba.web.table.command_path import RobotBrain
 from escoba.web.table.devices import Devices
-from escoba.web.table.notice import Channel
 from escoba.web.table.reads import table_versions
 from escoba.web.table.service import TableService
 from escoba.web.workers.analyses import AnalysisRunner
@@ -239,6 +240,7 @@ def create_app(
         dispatcher=core.dispatcher,
         email=email if isinstance(email := core.channel("email"), EmailChannel) else None,
         push=core.push,
+        notice_choices=NoticeChoices(db, service.store),
     )
 
     @asynccontextmanager

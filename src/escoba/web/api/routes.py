@@ -48,10 +48,10 @@ from escoba.web.api.schema import (
     refusals,
 )
 from escoba.web.base.errors import Conflict, Forbidden
-from escoba.web.frame.deps import AppContext, bearer_token, public_base_url
+from escoba.web.frame.deps import AppContext, ContextDep, bearer_token, public_base_url
+from escoba.web.notices.notice import NoticeKind
 from escoba.web.table.analyses import AnalysisRead
 from escoba.web.table.lobby import Joined
-from escoba.web.table.notice import NoticeKind
 from escoba.web.table.pages import ChatLine, TablePage
 from escoba.web.table.service import TableService
 
@@ -393,10 +393,10 @@ async def write_chat(
 
 
 @router.get("/tables/{invite}/notices", response_model=NoticesOut, responses=refusals(*ANY, 403))
-async def read_notices(invite: Invite, service: ServiceDep, token: TokenDep) -> Response:
+async def read_notices(invite: Invite, ctx: ContextDep, token: TokenDep) -> Response:
     """Which notices your seat hears of (Web Push, e-mail) when its table is
     not open anywhere."""
-    kinds = service.notice_choice(invite, token)
+    kinds = ctx.notice_choices.of(invite, token)
     if kinds is None:
         raise Forbidden("not_seated")
     return _notices_json(kinds)
@@ -404,11 +404,11 @@ async def read_notices(invite: Invite, service: ServiceDep, token: TokenDep) -> 
 
 @router.put("/tables/{invite}/notices", response_model=NoticesOut, responses=refusals(*ANY, *BODY))
 async def choose_notices(
-    invite: Invite, body: NoticesIn, service: ServiceDep, token: TokenDep
+    invite: Invite, body: NoticesIn, ctx: ContextDep, token: TokenDep
 ) -> Response:
     """Choose which notices your seat hears of: the kinds named, and no
     other. A name that is no kind changes nothing (422 `unknown_notice`)."""
-    return _notices_json(service.choose_notices(invite, token, body.kinds))
+    return _notices_json(ctx.notice_choices.choose(invite, token, body.kinds))
 
 
 def _notices_json(kinds: frozenset[NoticeKind]) -> Response:

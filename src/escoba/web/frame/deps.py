@@ -15,6 +15,7 @@ from escoba.i18n import LANG_COOKIE, choose_lang
 from escoba.web.base.settings import Settings
 from escoba.web.live.bridges import Hub
 from escoba.web.live.streams import Broker
+from escoba.web.notices.choices import NoticeChoices
 from escoba.web.notices.dispatch import Dispatcher
 from escoba.web.notices.push import PushChannel
 from escoba.web.table.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
@@ -42,6 +43,8 @@ class AppContext:
     devices: Devices
     dispatcher: Dispatcher
     push: PushChannel
+    #: which notices each seat hears of (its table page, the API)
+    notice_choices: NoticeChoices
     #: the e-mail channel, when the server has SMTP settings (ESCOBA_SMTP_HOST)
     email: EmailChannel | None = None
 

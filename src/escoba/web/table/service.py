@@ -19,8 +19,6 @@ Each concern lives in its own module around the one command path
 | the other reads (record, version, log) | reads.py |
 | the game's story: rounds' points, the series, replays, the record file | story.py |
 | every game of a table by its number, rebuilt from the log | history.py |
-| which notices a seat hears of | notice_choices.py |
-| the notices time brings (warnings, absence, expiry) | notice_sweep.py |
 | «Mis mesas»: a device's tables | my_tables.py |
 | «Seguir en otro dispositivo»: transfer codes | transfers.py |
 | a seat's devices, revoking one | seat_devices.py |
@@ -38,8 +36,6 @@ from escoba.web.table.coaching import Coaching
 from escoba.web.table.ending import Ending
 from escoba.web.table.jobs import Jobs
 from escoba.web.table.my_tables import Listing
-from escoba.web.table.notice_choices import NoticeChoices
-from escoba.web.table.notice_sweep import NoticeSweeps
 from escoba.web.table.page_building import PageBuilding
 from escoba.web.table.reads import Reads
 from escoba.web.table.rematch import Rematches
@@ -54,8 +50,6 @@ class TableService(
     Chat,
     PageBuilding,
     Reads,
-    NoticeChoices,
-    NoticeSweeps,
     Listing,
     Transfers,
     SeatDevices,

@@ -5,10 +5,10 @@ in each process, escoba.web.notices.dispatch):
   possible against them: at each fraction of `absence_hours` in
   `notice_warnings` (24 h and 40 h of 48);
 - **ABSENCE** to the other people of the game, once, when it becomes
-  possible (ending.py `absent_seat` says when); open pages hear of it too,
+  possible (table/ending.py `absent_seat` says when); open pages hear of it too,
   through the live stream, so their board shows the button at once;
 - **EXPIRY** to every person at a table `notice_expiry_hours` before it
-  expires for want of play (jobs.py `expire`), once per quiet spell.
+  expires for want of play (table/jobs.py `expire`), once per quiet spell.
 
 Several processes may sweep at once: each notice is claimed with a
 conditional UPDATE (the turn's `seat_notices.warned_turn_since` and
@@ -28,12 +28,15 @@ from typing import cast
 from sqlalchemy import Table, exists, func, or_, select, update
 
 from escoba.engine import Phase
+from escoba.web.base.clock import Clock
+from escoba.web.base.db import Database
 from escoba.web.base.errors import Busy
 from escoba.web.base.models import SeatNoticeRow, SeatRow, TableNoticeRow, TableRow
-from escoba.web.table.command_path import Change, CommandPath
-from escoba.web.table.notice import Notice, NoticeKind
+from escoba.web.base.settings import Settings
+from escoba.web.notices.notice import Notice, NoticeKind
+from escoba.web.table.command_path import Change, CommitHook
 from escoba.web.table.pages import TableStatus
-from escoba.web.table.store import SeatRecord, TableRecord, names
+from escoba.web.table.store import SeatRecord, TableRecord, TableStore, names
 
 log = logging.getLogger("escoba.notices")
 
@@ -53,8 +56,28 @@ _TURN_DONE = (
 )
 
 
-class NoticeSweeps(CommandPath):
-    def notice_sweep(self) -> list[Notice]:
+class NoticeSweep:
+    """The sweep's finding and claiming: on the database, reading tables
+    through the table store (the service's, whose caches serve), at the
+    clock's time, by the settings' hours; the command path's hook hears of
+    an absence reached, so that the table's open pages show TERMINAR POR
+    AUSENCIA at once."""
+
+    def __init__(
+        self,
+        db: Database,
+        store: TableStore,
+        clock: Clock,
+        settings: Settings,
+        after_commit: CommitHook,
+    ) -> None:
+        self.db = db
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.after_commit = after_commit
+
+    def due(self) -> list[Notice]:
         """The notices that came due since the last sweep (by any process),
         claimed for this one to send."""
         now = self.clock.now()
