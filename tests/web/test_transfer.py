@@ -17,8 +17,8 @@ from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.models import DeviceRow, DeviceSeatRow, TransferCodeRow
 from escoba.web.base.settings import Settings
-from escoba.web.table.my_tables import arrivals_query
-from escoba.web.table.transfers import ALPHABET, parse_code
+from escoba.web.devices.my_tables import arrivals_query
+from escoba.web.devices.transfers import ALPHABET, parse_code
 
 from .conftest import first_legal
 from .device_helpers import (

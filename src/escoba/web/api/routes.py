@@ -177,7 +177,7 @@ def _seat_response(request: Request, service: TableService, joined: Joined) -> R
     base = public_base_url(request, ctx.settings)
     invite, token = joined.invite, joined.token
     page = service.page(invite, token, with_chat=False)
-    code = service.transfer_seat(invite, token)
+    code = ctx.transfers.seat_code(invite, token)
     seat = {
         "invite": invite,
         "token": token,
@@ -333,13 +333,10 @@ async def rematch(
     response_model=TransferOut,
     responses=refusals(*ANY, *BODY),
 )
-async def transfer(
-    invite: Invite, service: ServiceDep, token: TokenDep, request: Request
-) -> Response:
+async def transfer(invite: Invite, ctx: ContextDep, token: TokenDep, request: Request) -> Response:
     """«Seguir en otro dispositivo»: a fresh single-use link (and its code)
     that opens your seat in a browser; the seat's token never goes in a URL."""
-    code = service.transfer_seat(invite, token)
-    ctx: AppContext = request.app.state.ctx
+    code = ctx.transfers.seat_code(invite, token)
     data = {
         "code": code.code,
         "url": public_base_url(request, ctx.settings) + code.path,
@@ -354,14 +351,16 @@ async def transfer(
     response_model=SeatOut,
     responses=refusals(*ANY, *BODY, 409),
 )
-async def redeem_transfer(body: TransferIn, service: ServiceDep, request: Request) -> Response:
+async def redeem_transfer(
+    body: TransferIn, service: ServiceDep, ctx: ContextDep, request: Request
+) -> Response:
     """A new token for a seat: redeem a «Seguir en otro dispositivo» code of
     one seat (made by a browser that holds it, or by this API). The seat's
     token is replaced: the old one is refused from now on (`token_retired`),
     and the browsers that hold the seat keep it. The way to a token again
     when yours was retired or lost; tries are counted per IP, as at
     `/seguir`."""
-    return _seat_response(request, service, service.token_for_code(body.code))
+    return _seat_response(request, service, ctx.transfers.token_for_code(body.code))
 
 
 @router.get("/tables/{invite}/chat", responses=refusals(*ANY, 403))

@@ -13,13 +13,15 @@ from itsdangerous import URLSafeSerializer
 
 from escoba.i18n import LANG_COOKIE, choose_lang
 from escoba.web.base.settings import Settings
+from escoba.web.devices.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
+from escoba.web.devices.my_tables import MyTables, TableList
+from escoba.web.devices.seat_devices import SeatDevices
+from escoba.web.devices.transfers import Transfers
 from escoba.web.live.bridges import Hub
 from escoba.web.live.streams import Broker
 from escoba.web.notices.choices import NoticeChoices
 from escoba.web.notices.dispatch import Dispatcher
 from escoba.web.notices.push import PushChannel
-from escoba.web.table.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
-from escoba.web.table.my_tables import MyTables
 from escoba.web.table.service import TableService
 from escoba.web.table.store import HeldSeat
 
@@ -45,6 +47,10 @@ class AppContext:
     push: PushChannel
     #: which notices each seat hears of (its table page, the API)
     notice_choices: NoticeChoices
+    #: a browser's device: «Mis mesas», «Seguir en otro dispositivo», a seat's devices
+    my_tables: MyTables
+    transfers: Transfers
+    seat_devices: SeatDevices
     #: the e-mail channel, when the server has SMTP settings (ESCOBA_SMTP_HOST)
     email: EmailChannel | None = None
 
@@ -67,11 +73,11 @@ def device_of(request: Request) -> Device | None:
     return device
 
 
-def my_tables_of(request: Request) -> MyTables | None:
+def my_tables_of(request: Request) -> TableList | None:
     """This browser's «Mis mesas» (None: a browser the server does not know)."""
     ctx: AppContext = request.app.state.ctx
     device = device_of(request)
-    return None if device is None else ctx.service.my_tables(device.id)
+    return None if device is None else ctx.my_tables.of(device.id)
 
 
 def held_seat(request: Request, invite: str) -> HeldSeat | None:

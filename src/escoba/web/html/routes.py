@@ -35,6 +35,8 @@ from escoba.names import (
 )
 from escoba.web.base.errors import NotFound, ServiceError
 from escoba.web.base.settings import DEFAULT_LIMITS, PageLimits, Settings
+from escoba.web.devices.devices import COOKIE_MAX_AGE
+from escoba.web.devices.my_tables import Elsewhere, arrivals
 from escoba.web.frame.deps import (
     COACH_COOKIE,
     CONFIRM_COOKIE,
@@ -57,9 +59,7 @@ from escoba.web.rendering.templating import (
     render_page,
     render_table,
 )
-from escoba.web.table.devices import COOKIE_MAX_AGE
 from escoba.web.table.lobby import house_rules
-from escoba.web.table.my_tables import Elsewhere, arrivals
 from escoba.web.table.pages import TablePage
 from escoba.web.table.service import TableService
 from escoba.web.table.store import HeldSeat
@@ -216,7 +216,7 @@ class Visit:
         device = device_of(self.request)
         page = self.service.page(self.invite, self.token)
         kinds = self.ctx.notice_choices.of(self.invite, self.token) if page.you else None
-        elsewhere = None if device is None else self.service.elsewhere(device.id, self.invite)
+        elsewhere = None if device is None else self.ctx.my_tables.elsewhere(device.id, self.invite)
         return page, kinds, elsewhere
 
     def _board(

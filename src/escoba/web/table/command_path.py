@@ -194,6 +194,20 @@ class CommandPath:
         # Shuffles come from the OS's CSPRNG unless a test injects a seed.
         self.rng = rng or random.SystemRandom()
 
+    def run(
+        self,
+        invite: str,
+        token: Credential,
+        version: int | None,
+        command: Callable[[TableTx], None],
+        game_action: bool = True,
+        bump_version: bool = True,
+    ) -> Outcome:
+        """A command of a concern outside the table (the transfers' new
+        token: escoba.web.devices.transfers), on the same path as the
+        table's own (`_command`)."""
+        return self._command(invite, token, version, command, game_action, bump_version)
+
     def _command(
         self,
         invite: str,
