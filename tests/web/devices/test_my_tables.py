@@ -20,8 +20,8 @@ from escoba.web.base.models import TableRow
 from escoba.web.devices.my_tables import TableList
 from escoba.web.frame.deps import AppContext
 
-from .device_helpers import browser, give_turn, hold, listed, round_over, started
-from .helpers import Player, create, ctx_of, join, move_seat, service_of
+from ..device_helpers import browser, give_turn, hold, listed, round_over, started
+from ..helpers import Player, create, ctx_of, join, move_seat, service_of
 
 
 def _device_id(client: TestClient) -> int:

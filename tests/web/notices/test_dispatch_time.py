@@ -22,10 +22,10 @@ from escoba.web.base.settings import Settings
 from escoba.web.frame.deps import AppContext
 from escoba.web.notices.notice import Notice, NoticeKind
 
-from .conftest import first_legal
-from .helpers import Player, create, join, move_seat, service_of
-from .recording import Recorder, Told, dispatcher_of, heard, seat_id, told
-from .servers import in_thread, wait_until
+from ..conftest import first_legal
+from ..helpers import Player, create, join, move_seat, service_of
+from ..recording import Recorder, Told, dispatcher_of, heard, seat_id, told
+from ..servers import in_thread, wait_until
 
 TURN, WARNING = NoticeKind.TURN, NoticeKind.WARNING
 ABSENCE, EXPIRY, END = NoticeKind.ABSENCE, NoticeKind.EXPIRY, NoticeKind.END

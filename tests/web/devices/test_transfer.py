@@ -20,8 +20,8 @@ from escoba.web.base.settings import Settings
 from escoba.web.devices.my_tables import arrivals_query
 from escoba.web.devices.transfers import ALPHABET, parse_code
 
-from .conftest import first_legal
-from .device_helpers import (
+from ..conftest import first_legal
+from ..device_helpers import (
     browser,
     code_of,
     cookie_names,
@@ -29,7 +29,7 @@ from .device_helpers import (
     seated,
     started,
 )
-from .helpers import create, page_table, service_of
+from ..helpers import create, page_table, service_of
 
 
 def _count(client: TestClient, model: type) -> int:

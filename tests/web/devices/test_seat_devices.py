@@ -11,8 +11,8 @@ from sqlalchemy import func, insert, select
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.models import DeviceSeatRow, PushSubscriptionRow, SeatPushRow
 
-from .device_helpers import browser, code_of, hold, listed, seated, started
-from .helpers import page_table, service_of
+from ..device_helpers import browser, code_of, hold, listed, seated, started
+from ..helpers import page_table, service_of
 
 ANDROID_FIREFOX = "Mozilla/5.0 (Android 14; Mobile; rv:130.0) Gecko/130.0 Firefox/130.0"
 MAC_SAFARI = (

@@ -8,8 +8,8 @@ import re
 
 from fastapi.testclient import TestClient
 
-from .device_helpers import browser, code_of
-from .helpers import create, page_table, table_version
+from ..device_helpers import browser, code_of
+from ..helpers import create, page_table, table_version
 
 
 def _cookie_names(client: TestClient) -> list[str]:
