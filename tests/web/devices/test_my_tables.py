@@ -13,13 +13,17 @@ import time
 
 import httpx
 from fastapi.testclient import TestClient
+from itsdangerous import URLSafeSerializer
 from sqlalchemy import event, null
 
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.models import TableRow
-from escoba.web.devices.my_tables import TableList
+from escoba.web.devices.devices import Devices
+from escoba.web.devices.my_tables import Group, MyTables, TableList, Why
 from escoba.web.frame.deps import AppContext
+from escoba.web.table.service import TableService
 
+from ..alone import on_turn, play_once, playing
 from ..device_helpers import browser, give_turn, hold, listed, round_over, started
 from ..helpers import Player, create, ctx_of, join, move_seat, service_of
 
@@ -382,3 +386,38 @@ def test_a_change_reaches_an_open_home_page(live_server: str) -> None:
 def test_a_browser_without_a_list_gets_no_stream(site: TestClient) -> None:
     """204: a page with no list has no stream to keep open."""
     assert browser(site).get("/my-tables/events").status_code == 204
+
+
+# ---------------------------------------------------------------------------
+# «Mis mesas» alone, without HTTP
+
+
+def test_a_device_s_list_read_alone(bare_service: TableService, clock: ManualClock) -> None:
+    devices = Devices(bare_service.db, clock, URLSafeSerializer("x", salt="escoba-seat"))
+    my_tables = MyTables(bare_service.db, bare_service.store, clock, bare_service.settings)
+    device_id = devices.create(None).device.id
+    assert my_tables.of(device_id) == TableList((), 0) and my_tables.mark(device_id) == (0, ())
+
+    lobby = bare_service.create_table("Ana", 21)
+    devices.hold(device_id, lobby.invite, lobby.token)
+    clock.advance(minutes=1)
+    ana, beto = playing(bare_service)
+    devices.hold(device_id, ana.invite, ana.token)
+    if on_turn(bare_service, ana, beto) is beto:
+        play_once(bare_service, beto)
+    mine = my_tables.of(device_id)
+    assert [(t.group, t.invite) for t in mine.tables] == [
+        (Group.YOUR_TURN, ana.invite),
+        (Group.LOBBY, lobby.invite),
+    ]
+    assert mine.tables[0].why is Why.PLAY
+    mark, ids = my_tables.mark(device_id)
+    assert mark == mine.mark and sorted(ids) == sorted(t.table_id for t in mine.tables)
+    # a table page's way on: the others that wait for this device
+    assert my_tables.elsewhere(device_id, lobby.invite).invites == (ana.invite,)
+    assert my_tables.elsewhere(device_id, ana.invite).next is None
+
+    play_once(bare_service, ana)  # now Beto's turn: the list changes, and its mark
+    after = my_tables.of(device_id)
+    assert after.tables[0].group is Group.WAITING and after.mark != mine.mark
+    assert my_tables.mark(device_id)[0] == after.mark
