@@ -240,13 +240,13 @@ def create_app(
         hub=hub,
         signer=signer,
         devices=Devices(db, service.clock, signer, DeviceNews(hub)),
-        dispatcher=core.dispatcher,
-        email=email if isinstance(email := core.channel("email"), EmailChannel) else None,
-        push=core.push,
-        notice_choices=NoticeChoices(db, service.store),
         my_tables=MyTables(db, service.store, service.clock, settings),
         transfers=Transfers(service),
         seat_devices=SeatDevices(db),
+        dispatcher=core.dispatcher,
+        notice_choices=NoticeChoices(db, service.store),
+        email=email if isinstance(email := core.channel("email"), EmailChannel) else None,
+        push=core.push,
     )
 
     @asynccontextmanager

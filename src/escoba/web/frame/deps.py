@@ -37,20 +37,27 @@ COACH_COOKIE = "coach"
 
 @dataclass
 class AppContext:
+    """The one face the routes see: the table service for a table's
+    commands and reads, and beside it the concerns of the rooms over the
+    table, each made once by the app (`app.create_app`) on the service's
+    database, store, clock and settings."""
+
     settings: Settings
     service: TableService
     broker: Broker
     hub: Hub
     signer: URLSafeSerializer
+    #: a browser's device (its cookie, the seats it holds), «Mis mesas»,
+    #: «Seguir en otro dispositivo», a seat's devices: escoba.web.devices
     devices: Devices
-    dispatcher: Dispatcher
-    push: PushChannel
-    #: which notices each seat hears of (its table page, the API)
-    notice_choices: NoticeChoices
-    #: a browser's device: «Mis mesas», «Seguir en otro dispositivo», a seat's devices
     my_tables: MyTables
     transfers: Transfers
     seat_devices: SeatDevices
+    #: the notices: who is told what (with its sweep and watching), and
+    #: which notices each seat hears of: escoba.web.notices
+    dispatcher: Dispatcher
+    notice_choices: NoticeChoices
+    push: PushChannel
     #: the e-mail channel, when the server has SMTP settings (ESCOBA_SMTP_HOST)
     email: EmailChannel | None = None
 
