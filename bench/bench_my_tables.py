@@ -55,7 +55,7 @@ def make_tables(url: str, count: int, seed: int) -> tuple[str, dict[str, int]]:
 
     from escoba.web.app import build_core
     from escoba.web.base.settings import Settings
-    from escoba.web.table.devices import Devices
+    from escoba.web.devices.devices import Devices
 
     rng = random.Random(seed)
     core = build_core(Settings(database_url=url, secret_key=SECRET), migrate=False)

@@ -42,8 +42,8 @@ from tests.web.push_endpoint import BrowserKeys, PushEndpoint  # noqa: E402
 from escoba.web.app import build_core  # noqa: E402
 from escoba.web.base.clock import SystemClock  # noqa: E402
 from escoba.web.base.settings import Settings  # noqa: E402
+from escoba.web.notices.notice import Notice, NoticeKind  # noqa: E402
 from escoba.web.notices.push import PushChannel, Vapid  # noqa: E402
-from escoba.web.table.notice import Notice, NoticeKind  # noqa: E402
 
 RESULTS = ROOT / "bench" / "RESULTS-push.md"
 P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551

@@ -55,8 +55,14 @@ def test_the_tree_keeps_its_import_rules(tmp_path: Path) -> None:
         ("web/table/play.py", "from escoba.web.live import streams", "The rooms of the web app"),
         # the base reaching into the table
         ("web/base/db.py", "from escoba.web.table import store", "The rooms of the web app"),
-        # two rooms of one layer: the notices leaning on the live streams
+        # the notices leaning on the live streams above them
         ("web/notices/dispatch.py", "from escoba.web.live import bridges", "The rooms"),
+        # two rooms of one layer: the notices leaning on the devices
+        ("web/notices/dispatch.py", "from escoba.web.devices import my_tables", "The rooms"),
+        # the table reaching up into a browser's devices
+        ("web/table/reads.py", "from escoba.web.devices import transfers", "The rooms"),
+        # a device's list on the web framework
+        ("web/devices/my_tables.py", "import fastapi", "know no web framework"),
         # the table's storage on the web framework
         ("web/table/store.py", "import starlette.requests", "know no web framework"),
     ],

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from escoba import engine as eng
 from escoba.engine.view import round_summary_dict
+from escoba.web.frame.deps import AppContext
 from escoba.web.table.service import TableService
 
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])(10|[1-9])([DHSC])(?![0-9A-Za-z])")
@@ -135,6 +136,13 @@ def table_version(client: TestClient, invite: str) -> int:
 def service_of(client: TestClient) -> TableService:
     service: TableService = client.app.state.ctx.service  # type: ignore[attr-defined]
     return service
+
+
+def ctx_of(client: TestClient) -> AppContext:
+    """What the routes see: the service, and the concerns beside it (the
+    devices' and the notices' rooms)."""
+    ctx: AppContext = client.app.state.ctx  # type: ignore[attr-defined]
+    return ctx
 
 
 def server_state(client: TestClient, invite: str) -> eng.GameState | None:

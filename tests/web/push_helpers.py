@@ -15,8 +15,8 @@ from sqlalchemy import text
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
+from escoba.web.notices.notice import Notice, NoticeKind
 from escoba.web.notices.push import PushChannel
-from escoba.web.table.notice import Notice, NoticeKind
 
 from .conftest import first_legal
 

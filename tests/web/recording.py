@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fastapi.testclient import TestClient
 
 from escoba.web.notices.dispatch import Dispatcher
-from escoba.web.table.notice import Notice, NoticeKind
+from escoba.web.notices.notice import Notice, NoticeKind
 from escoba.web.table.service import TableService
 
 from .helpers import Player, service_of

@@ -27,7 +27,7 @@ from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
 from escoba.web.notices.email.channel import EmailChannel
 from escoba.web.notices.email.mail import MAX_ATTEMPTS
-from escoba.web.table.notice import Notice, NoticeKind, notice_text
+from escoba.web.notices.notice import Notice, NoticeKind, notice_text
 
 from .conftest import first_legal
 from .helpers import Player, create, join, page_table, service_of, table_version

@@ -29,7 +29,7 @@ from escoba.web.base.metrics_access import MetricsAccess
 from escoba.web.base.models import RoundAnalysisRow, TableRow
 from escoba.web.base.settings import Settings
 from escoba.web.cli import MULTIPROC_ENV, metrics_dir
-from escoba.web.table.notice import Notice
+from escoba.web.notices.notice import Notice
 
 from .conftest import first_legal
 from .helpers import create, service_of

@@ -13,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from escoba.web.base.clock import ManualClock
+from escoba.web.notices.notice import NoticeKind, notice_text
 from escoba.web.notices.push import PushChannel
 from escoba.web.notices.push.channel import topic
 from escoba.web.notices.push.endpoints import EndpointGuard
 from escoba.web.notices.push.sender import PushSender, Reply
-from escoba.web.table.notice import NoticeKind, notice_text
 
 from .helpers import CARD_RE, create, join, page_table
 from .push_endpoint import HANG, BrowserKeys, PushEndpoint, tls_context

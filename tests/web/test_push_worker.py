@@ -85,7 +85,7 @@ def test_a_worker_that_could_not_start_lets_the_app_close() -> None:
     from typing import Any, cast
 
     from escoba.web.base.settings import Settings
-    from escoba.web.table.notice import Notice
+    from escoba.web.notices.notice import Notice
 
     class NoProcesses:
         """The spawn context, but its processes cannot start."""

@@ -26,6 +26,7 @@ from .conftest import first_legal
 from .helpers import (
     cards_in,
     create,
+    ctx_of,
     hidden_cards,
     join,
     page_table,
@@ -452,7 +453,7 @@ def test_the_bearer_token_and_the_cookie_share_one_seats_limit(
         assert ana.token is not None
         # the browser takes the seat by a code made off the API (an API call
         # would be one of the seat's four)
-        code = service_of(client).transfer_seat(ana.invite, ana.token)
+        code = ctx_of(client).transfers.seat_code(ana.invite, ana.token)
         r = client.post("/seguir", data={"code": code.code}, follow_redirects=False)
         assert r.status_code == 303
         cookie = {"Cookie": f"device={client.cookies.get('device')}"}

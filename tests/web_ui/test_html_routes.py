@@ -179,7 +179,8 @@ def test_design_switch_is_per_viewer(client: TestClient) -> None:
 
 def test_a_seat_moved_by_code_opens_in_the_browser(client: TestClient) -> None:
     joined = service(client).create_table("Luz", 31)
-    code = service(client).transfer_seat(joined.invite, joined.token)
+    transfers = client.app.state.ctx.transfers  # type: ignore[attr-defined]
+    code = transfers.seat_code(joined.invite, joined.token)
     fresh = TestClient(client.app)
     r = fresh.post("/seguir", data={"code": code.code}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/t/{joined.invite}?llegada=1"

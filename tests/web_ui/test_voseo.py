@@ -177,8 +177,8 @@ def test_the_pages_and_their_script_speak_voseo() -> None:
 
 
 def test_notices_speak_voseo() -> None:
+    from escoba.web.notices.notice import Notice, NoticeKind, notice_text
     from escoba.web.notices.push.channel import payload
-    from escoba.web.table.notice import Notice, NoticeKind, notice_text
 
     now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
     warning = Notice(

@@ -33,6 +33,10 @@ from escoba.web.base.db import Database
 from escoba.web.base.errors import Busy, ServiceError, speaks_json
 from escoba.web.base.limits import DatabaseLimiter, Limiter, MemoryLimiter, RedisLimiter
 from escoba.web.base.settings import Settings
+from escoba.web.devices.devices import Devices
+from escoba.web.devices.my_tables import MyTables
+from escoba.web.devices.seat_devices import SeatDevices
+from escoba.web.devices.transfers import Transfers
 from escoba.web.frame.deps import AppContext
 from escoba.web.frame.legacy_seats import LegacySeatsMiddleware
 from escoba.web.frame.security import BodyLimitMiddleware, GuardMiddleware, HeaderLimitMiddleware
@@ -54,13 +58,13 @@ from escoba.web.live.bridges import Hub, make_bridge
 from escoba.web.live.my_tables_live import DeviceNews
 from escoba.web.live.resync import Resync
 from escoba.web.live.streams import Broker, close_on_exit_signals
+from escoba.web.notices.choices import NoticeChoices
 from escoba.web.notices.dispatch import Dispatcher
 from escoba.web.notices.email.channel import EmailChannel
+from escoba.web.notices.notice import Channel
 from escoba.web.notices.push import PushChannel, Vapid
 from escoba.web.notices.push.worker import PushWorker
 from escoba.web.table.command_path import RobotBrain
-from escoba.web.table.devices import Devices
-from escoba.web.table.notice import Channel
 from escoba.web.table.reads import table_versions
 from escoba.web.table.service import TableService
 from escoba.web.workers.analyses import AnalysisRunner
@@ -236,7 +240,11 @@ def create_app(
         hub=hub,
         signer=signer,
         devices=Devices(db, service.clock, signer, DeviceNews(hub)),
+        my_tables=MyTables(db, service.store, service.clock, settings),
+        transfers=Transfers(service),
+        seat_devices=SeatDevices(db),
         dispatcher=core.dispatcher,
+        notice_choices=NoticeChoices(db, service.store),
         email=email if isinstance(email := core.channel("email"), EmailChannel) else None,
         push=core.push,
     )

@@ -22,7 +22,7 @@ NOTICES: Final = {
         settings=DAYS,
     ),
     "nameless_player": sentence("Jugador %(n)s"),
-    # -- Notices to a seat away from its table (web/table/notice.py) --------------
+    # -- Notices to a seat away from its table (web/notices/notice.py) --------------
     "notice_title": sentence("Escoba · mesa de %(players)s"),
     "notice_turn": sentence("Te toca jugar."),
     "notice_turn_who": sentence("Te toca jugar: %(who)s jugó."),

@@ -41,7 +41,7 @@ def service_refusal(request: Request, exc: ServiceError) -> JSONResponse:
     if exc.status == 403:
         token = bearer_token(request)
         ctx: AppContext = request.app.state.ctx
-        if token is not None and ctx.service.token_retired(token):
+        if token is not None and ctx.transfers.token_retired(token):
             challenge = {"WWW-Authenticate": 'Bearer error="invalid_token"'}
             return refusal(401, "token_retired", say("token_retired", API_LANG), challenge)
     return refusal(exc.status, exc.code, exc.message)

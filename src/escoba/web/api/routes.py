@@ -48,10 +48,10 @@ from escoba.web.api.schema import (
     refusals,
 )
 from escoba.web.base.errors import Conflict, Forbidden
-from escoba.web.frame.deps import AppContext, bearer_token, public_base_url
+from escoba.web.frame.deps import AppContext, ContextDep, bearer_token, public_base_url
+from escoba.web.notices.notice import NoticeKind
 from escoba.web.table.analyses import AnalysisRead
 from escoba.web.table.lobby import Joined
-from escoba.web.table.notice import NoticeKind
 from escoba.web.table.pages import ChatLine, TablePage
 from escoba.web.table.service import TableService
 
@@ -177,7 +177,7 @@ def _seat_response(request: Request, service: TableService, joined: Joined) -> R
     base = public_base_url(request, ctx.settings)
     invite, token = joined.invite, joined.token
     page = service.page(invite, token, with_chat=False)
-    code = service.transfer_seat(invite, token)
+    code = ctx.transfers.seat_code(invite, token)
     seat = {
         "invite": invite,
         "token": token,
@@ -333,13 +333,10 @@ async def rematch(
     response_model=TransferOut,
     responses=refusals(*ANY, *BODY),
 )
-async def transfer(
-    invite: Invite, service: ServiceDep, token: TokenDep, request: Request
-) -> Response:
+async def transfer(invite: Invite, ctx: ContextDep, token: TokenDep, request: Request) -> Response:
     """«Seguir en otro dispositivo»: a fresh single-use link (and its code)
     that opens your seat in a browser; the seat's token never goes in a URL."""
-    code = service.transfer_seat(invite, token)
-    ctx: AppContext = request.app.state.ctx
+    code = ctx.transfers.seat_code(invite, token)
     data = {
         "code": code.code,
         "url": public_base_url(request, ctx.settings) + code.path,
@@ -354,14 +351,16 @@ async def transfer(
     response_model=SeatOut,
     responses=refusals(*ANY, *BODY, 409),
 )
-async def redeem_transfer(body: TransferIn, service: ServiceDep, request: Request) -> Response:
+async def redeem_transfer(
+    body: TransferIn, service: ServiceDep, ctx: ContextDep, request: Request
+) -> Response:
     """A new token for a seat: redeem a «Seguir en otro dispositivo» code of
     one seat (made by a browser that holds it, or by this API). The seat's
     token is replaced: the old one is refused from now on (`token_retired`),
     and the browsers that hold the seat keep it. The way to a token again
     when yours was retired or lost; tries are counted per IP, as at
     `/seguir`."""
-    return _seat_response(request, service, service.token_for_code(body.code))
+    return _seat_response(request, service, ctx.transfers.token_for_code(body.code))
 
 
 @router.get("/tables/{invite}/chat", responses=refusals(*ANY, 403))
@@ -393,10 +392,10 @@ async def write_chat(
 
 
 @router.get("/tables/{invite}/notices", response_model=NoticesOut, responses=refusals(*ANY, 403))
-async def read_notices(invite: Invite, service: ServiceDep, token: TokenDep) -> Response:
+async def read_notices(invite: Invite, ctx: ContextDep, token: TokenDep) -> Response:
     """Which notices your seat hears of (Web Push, e-mail) when its table is
     not open anywhere."""
-    kinds = service.notice_choice(invite, token)
+    kinds = ctx.notice_choices.of(invite, token)
     if kinds is None:
         raise Forbidden("not_seated")
     return _notices_json(kinds)
@@ -404,11 +403,11 @@ async def read_notices(invite: Invite, service: ServiceDep, token: TokenDep) -> 
 
 @router.put("/tables/{invite}/notices", response_model=NoticesOut, responses=refusals(*ANY, *BODY))
 async def choose_notices(
-    invite: Invite, body: NoticesIn, service: ServiceDep, token: TokenDep
+    invite: Invite, body: NoticesIn, ctx: ContextDep, token: TokenDep
 ) -> Response:
     """Choose which notices your seat hears of: the kinds named, and no
     other. A name that is no kind changes nothing (422 `unknown_notice`)."""
-    return _notices_json(service.choose_notices(invite, token, body.kinds))
+    return _notices_json(ctx.notice_choices.choose(invite, token, body.kinds))
 
 
 def _notices_json(kinds: frozenset[NoticeKind]) -> Response:

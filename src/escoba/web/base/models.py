@@ -224,7 +224,7 @@ class SeatNoticeRow(Base):
     defaults), its e-mail address for them (sent at once, or as a daily
     digest), and how far the notices of its turn went (`warned_turn_since`:
     the turn; `warned_level`: the warnings sent, then TERMINAR POR AUSENCIA
-    announced; see escoba.web.table.notice_sweep).
+    announced; see escoba.web.notices.sweep).
 
     The address hears nothing until its confirmation link is opened
     (`email_confirmed_at`); e-mails speak `email_lang` and link to

@@ -2,4 +2,4 @@
 asking, which seat), the guards in front of every request, the protocol's
 headers, the move off the old seat cookies.
 
-May import: rendering, live, notices, table, base."""
+May import: rendering, live, notices, devices, table, base."""

@@ -13,12 +13,15 @@ from itsdangerous import URLSafeSerializer
 
 from escoba.i18n import LANG_COOKIE, choose_lang
 from escoba.web.base.settings import Settings
+from escoba.web.devices.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
+from escoba.web.devices.my_tables import MyTables, TableList
+from escoba.web.devices.seat_devices import SeatDevices
+from escoba.web.devices.transfers import Transfers
 from escoba.web.live.bridges import Hub
 from escoba.web.live.streams import Broker
+from escoba.web.notices.choices import NoticeChoices
 from escoba.web.notices.dispatch import Dispatcher
 from escoba.web.notices.push import PushChannel
-from escoba.web.table.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, Device, Devices
-from escoba.web.table.my_tables import MyTables
 from escoba.web.table.service import TableService
 from escoba.web.table.store import HeldSeat
 
@@ -34,13 +37,26 @@ COACH_COOKIE = "coach"
 
 @dataclass
 class AppContext:
+    """The one face the routes see: the table service for a table's
+    commands and reads, and beside it the concerns of the rooms over the
+    table, each made once by the app (`app.create_app`) on the service's
+    database, store, clock and settings."""
+
     settings: Settings
     service: TableService
     broker: Broker
     hub: Hub
     signer: URLSafeSerializer
+    #: a browser's device (its cookie, the seats it holds), «Mis mesas»,
+    #: «Seguir en otro dispositivo», a seat's devices: escoba.web.devices
     devices: Devices
+    my_tables: MyTables
+    transfers: Transfers
+    seat_devices: SeatDevices
+    #: the notices: who is told what (with its sweep and watching), and
+    #: which notices each seat hears of: escoba.web.notices
     dispatcher: Dispatcher
+    notice_choices: NoticeChoices
     push: PushChannel
     #: the e-mail channel, when the server has SMTP settings (ESCOBA_SMTP_HOST)
     email: EmailChannel | None = None
@@ -64,11 +80,11 @@ def device_of(request: Request) -> Device | None:
     return device
 
 
-def my_tables_of(request: Request) -> MyTables | None:
+def my_tables_of(request: Request) -> TableList | None:
     """This browser's «Mis mesas» (None: a browser the server does not know)."""
     ctx: AppContext = request.app.state.ctx
     device = device_of(request)
-    return None if device is None else ctx.service.my_tables(device.id)
+    return None if device is None else ctx.my_tables.of(device.id)
 
 
 def held_seat(request: Request, invite: str) -> HeldSeat | None:

@@ -1,6 +1,6 @@
 """Moving a browser off the old per-table seat cookies (`seat_<invite>`): an
 ASGI middleware in front of the app turns them into its device's seats
-(devices.py does the storing), so the rest of the app knows devices alone."""
+(devices/devices.py does the storing), so the rest of the app knows devices alone."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from escoba.web.base.settings import Settings
-from escoba.web.table.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, LEGACY_PREFIX, Devices
+from escoba.web.devices.devices import COOKIE_MAX_AGE, DEVICE_COOKIE, LEGACY_PREFIX, Devices
 
 
 class LegacySeatsMiddleware:

@@ -47,8 +47,8 @@ from escoba.i18n import LANG_COOKIE, choose_lang
 from escoba.web.base.errors import speaks_json
 from escoba.web.base.limits import Limiter
 from escoba.web.base.settings import DEFAULT_LIMITS, PageLimits, Settings
+from escoba.web.devices.devices import DEVICE_COOKIE, Devices
 from escoba.web.rendering.templating import render_page
-from escoba.web.table.devices import DEVICE_COOKIE, Devices
 from escoba.web.table.store import hash_token
 from escoba.words import say
 

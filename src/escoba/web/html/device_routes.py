@@ -14,6 +14,8 @@ from fastapi.responses import RedirectResponse, Response
 from jinja2_fragments import render_block
 
 from escoba.web.base.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
+from escoba.web.devices.my_tables import arrivals, arrivals_query
+from escoba.web.devices.transfers import TransferCode, parse_code, show_code
 from escoba.web.frame.deps import (
     AppContext,
     ContextDep,
@@ -27,8 +29,6 @@ from escoba.web.frame.deps import (
 from escoba.web.html.routes import html_response, is_htmx, limits_of, refusal
 from escoba.web.live.my_tables_live import ListStream
 from escoba.web.rendering.templating import environment, refusal_text, render_page
-from escoba.web.table.my_tables import arrivals, arrivals_query
-from escoba.web.table.transfers import TransferCode, parse_code, show_code
 from escoba.words import say
 
 log = logging.getLogger("escoba.web")
@@ -72,10 +72,10 @@ async def my_tables_events(
     if client is not None and not ctx.broker.admit(client):
         raise RateLimited("too_many_streams")
     heard = _int_or_none(last_event_id)
-    service = ctx.service
+    my_tables = ctx.my_tables
     return ListStream(
         ctx.broker,
-        lambda: service.my_tables_mark(device.id),
+        lambda: my_tables.mark(device.id),
         since=heard if heard is not None else since,
         client=client,
         device_id=device.id,
@@ -97,7 +97,7 @@ async def forget_table(
     try:
         if device is None:
             raise _not_seated()
-        ctx.service.forget_table(invite, device.id)
+        ctx.seat_devices.forget_table(invite, device.id)
     except ServiceError as exc:
         return refusal(request, exc)
     if is_htmx(request):
@@ -116,7 +116,7 @@ async def transfer_list(request: Request, ctx: ContextDep) -> Response:
     try:
         if device is None:
             raise _nothing()
-        code = ctx.service.transfer_list(device.id)
+        code = ctx.transfers.list_code(device.id)
     except ServiceError as exc:
         return refusal(request, exc)
     return _code_page(request, ctx, code, back_url="/")
@@ -130,7 +130,7 @@ async def transfer_seat(invite: str, request: Request, ctx: ContextDep) -> Respo
         held = held_seat(request, invite)
         if device is None or held is None:
             raise _not_seated()
-        code = ctx.service.transfer_seat(invite, held, device.id)
+        code = ctx.transfers.seat_code(invite, held, device.id)
     except ServiceError as exc:
         return refusal(request, exc, back_url=f"/t/{invite}")
     return _code_page(request, ctx, code, back_url=f"/t/{invite}")
@@ -171,7 +171,7 @@ async def follow(
     its seats; then the table, or the list, each saying what came."""
     device = device_of(request)
     try:
-        done = ctx.service.redeem(
+        done = ctx.transfers.redeem(
             code, None if device is None else device.id, request.headers.get("user-agent")
         )
     except ServiceError as exc:
@@ -241,7 +241,7 @@ async def seat_devices(invite: str, request: Request, ctx: ContextDep) -> Respon
     try:
         if device is None:
             raise _not_seated()
-        devices = ctx.service.seat_devices(invite, device.id)
+        devices = ctx.seat_devices.of(invite, device.id)
     except ServiceError as exc:
         return refusal(request, exc, back_url=f"/t/{invite}")
     context = {"invite": invite, "devices": devices, "now": ctx.service.clock.now()}
@@ -267,7 +267,7 @@ async def revoke_device(
     try:
         if device is None:
             raise _not_seated()
-        ctx.service.revoke_device(invite, device.id, device_id)
+        ctx.seat_devices.revoke(invite, device.id, device_id)
     except ServiceError as exc:
         return refusal(request, exc, back_url=f"/t/{invite}")
     if device_id == device.id:

@@ -112,7 +112,7 @@ async def events(
         device_id = device.id
         side = ElsewhereNews(
             broker,
-            lambda: service.elsewhere(device_id, invite, listening=True),
+            lambda: ctx.my_tables.elsewhere(device_id, invite, listening=True),
             elsewhere,
             device_id=device_id,
         )

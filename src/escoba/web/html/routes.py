@@ -35,6 +35,8 @@ from escoba.names import (
 )
 from escoba.web.base.errors import NotFound, ServiceError
 from escoba.web.base.settings import DEFAULT_LIMITS, PageLimits, Settings
+from escoba.web.devices.devices import COOKIE_MAX_AGE
+from escoba.web.devices.my_tables import Elsewhere, arrivals
 from escoba.web.frame.deps import (
     COACH_COOKIE,
     CONFIRM_COOKIE,
@@ -49,6 +51,7 @@ from escoba.web.frame.deps import (
     public_base_url,
 )
 from escoba.web.notices.email.seats import EmailForm
+from escoba.web.notices.notice import NoticeKind
 from escoba.web.rendering.templating import (
     Said,
     refusal_text,
@@ -56,10 +59,7 @@ from escoba.web.rendering.templating import (
     render_page,
     render_table,
 )
-from escoba.web.table.devices import COOKIE_MAX_AGE
 from escoba.web.table.lobby import house_rules
-from escoba.web.table.my_tables import Elsewhere, arrivals
-from escoba.web.table.notice import NoticeKind
 from escoba.web.table.pages import TablePage
 from escoba.web.table.service import TableService
 from escoba.web.table.store import HeldSeat
@@ -215,8 +215,8 @@ class Visit:
         and this browser's other tables waiting for it (the way on)."""
         device = device_of(self.request)
         page = self.service.page(self.invite, self.token)
-        kinds = self.service.notice_choice(self.invite, self.token) if page.you else None
-        elsewhere = None if device is None else self.service.elsewhere(device.id, self.invite)
+        kinds = self.ctx.notice_choices.of(self.invite, self.token) if page.you else None
+        elsewhere = None if device is None else self.ctx.my_tables.elsewhere(device.id, self.invite)
         return page, kinds, elsewhere
 
     def _board(
@@ -539,7 +539,7 @@ async def choose_notices(
     kinds: Annotated[list[str], Form(max_length=32)] = [],  # noqa: B006 (FastAPI copies it)
 ) -> Response:
     """Which notices this browser's seat hears of: the kinds checked."""
-    chosen = partial(here.service.choose_notices, here.invite, here.token, kinds)
+    chosen = partial(here.ctx.notice_choices.choose, here.invite, here.token, kinds)
     return await here.answer(chosen, "notices", lambda saved: Said("notices", saved=saved))
 
 

@@ -2,4 +2,4 @@
 table's new version between processes (PostgreSQL, Redis, SQLite's watcher),
 «Mis mesas» live.
 
-May import: table, base."""
+May import: devices, table, base."""

@@ -2,7 +2,7 @@
 of the device's list through the same broker as the table pages (a change
 of any of them wakes it, whichever process made it: the bridges carry it),
 and tells the page to fetch its list again. An event carries the list's
-`mark` (web/table/my_tables.py), never a card; a browser that reconnects sends
+`mark` (web/devices/my_tables.py), never a card; a browser that reconnects sends
 the last one it heard (`Last-Event-ID`) and the stream starts with an update
 if the list changed meanwhile. A table page's own stream hears the rest of
 the list too (`ElsewhereNews`), for its «Siguiente mesa (N)».
@@ -22,13 +22,13 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from escoba.web.devices.my_tables import Elsewhere
 from escoba.web.live.bridges import Hub
 from escoba.web.live.streams import Broker, EventStream, SideNews, Subscription
-from escoba.web.table.my_tables import Elsewhere
 
 log = logging.getLogger("escoba.live")
 
-#: the list's mark and its tables' ids, now (`TableService.my_tables_mark`)
+#: the list's mark and its tables' ids, now (`devices.my_tables.MyTables.mark`)
 Mark = Callable[[], tuple[int, tuple[int, ...]]]
 
 
@@ -38,7 +38,7 @@ def device_channel(device_id: int) -> int:
 
 
 class DeviceNews:
-    """The devices' listener (`table.devices.DeviceListener`): a device that
+    """The devices' listener (`devices.devices.DeviceListener`): a device that
     holds a new seat wakes its open pages' streams, in every process."""
 
     def __init__(self, hub: Hub) -> None:
@@ -114,7 +114,7 @@ class ElsewhereNews(SideNews):
     the tables waiting (no version: the `id` a reconnecting browser sends
     stays the table's). A change elsewhere that moves nothing for the
     viewer (a robot's move at a table waiting for the others) sends nothing;
-    each change heard costs one reading of the list (web/table/my_tables.py: as
+    each change heard costs one reading of the list (web/devices/my_tables.py: as
     few statements whatever its length)."""
 
     def __init__(
@@ -124,7 +124,7 @@ class ElsewhereNews(SideNews):
         shown: int | None = None,
         device_id: int | None = None,
     ) -> None:
-        """`read`: the viewer's other tables now (`TableService.elsewhere`);
+        """`read`: the viewer's other tables now (`MyTables.elsewhere`);
         `shown`: the `Elsewhere.digest` of the page's board, if it said (a
         stream opened on an older board starts with an event); `device_id`:
         the viewer's device, whose channel tells of a table it joins later."""

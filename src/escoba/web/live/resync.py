@@ -15,7 +15,7 @@ that moved past what they were told (`Broker.catch_up`):
   news lost any other way (a publish that failed, a silent connection).
 
 It also tells the bridge's state to those who care (`on_state`): the
-«watching» marks (web/table/watching.py) hold only while the bus is heard."""
+«watching» marks (web/notices/watching.py) hold only while the bus is heard."""
 
 from __future__ import annotations
 

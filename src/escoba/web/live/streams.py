@@ -462,7 +462,7 @@ class LiveStream(EventStream):
         `client`: the address whose stream place (`Broker.admit`) this
         stream holds, given back when it ends, however it ends.
         `watching`: held while the stream is open (its seat is looking at
-        the table: escoba.web.table.watching). `side`: more news the stream
+        the table: escoba.web.notices.watching). `side`: more news the stream
         carries (the viewer's other tables). `board`: the viewer's board
         now and its version (`routes.Visit.board_now`), sent on each change.
         `seat`: the seat the viewer holds (its own commands wake it last).

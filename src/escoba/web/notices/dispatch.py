@@ -4,9 +4,9 @@ After a command commits, the command path hands the dispatcher a `Commit`
 (`hear`: a queue put, no I/O, so a move's latency does not change). The
 dispatcher's own thread, one per process, does the rest: it works out which
 seats the change concerns (`notices_for`), adds the time-based notices of
-its sweep (escoba.web.table.notice_sweep) every `notice_sweep_seconds`, keeps this
-process's open pages marked as watching (escoba.web.table.watching), and hands
-each channel (Web Push, e-mail: `notices.Channel`) what is left once it has
+its sweep (`NoticeSweep`, sweep.py) every `notice_sweep_seconds`, keeps this
+process's open pages marked as watching (`Watching`, watching.py), and hands
+each channel (Web Push, e-mail: `notice.Channel`) what is left once it has
 dropped what a seat did not choose (`seat_notices.kinds`) and what would go
 to a seat that is looking at its table right now. A channel that fails is
 logged and never stops the others.
@@ -19,7 +19,7 @@ Who hears of what:
 | ROUND | a round ends | the players, who may press SIGUIENTE RONDA |
 | END | the game ends (points, ABANDONAR, absence, expiry) | every player |
 | CHAT | someone writes | the others at the table (`who`: the writer) |
-| WARNING, ABSENCE, EXPIRY | as time passes (the sweep) | see notice_sweep.py |
+| WARNING, ABSENCE, EXPIRY | as time passes (the sweep) | see sweep.py |
 
 People only: robots hear nothing, and nobody hears of their own action.
 """
@@ -40,12 +40,13 @@ from sqlalchemy import Table, bindparam, select
 from escoba.engine import GameState, Phase
 from escoba.web.base import metrics
 from escoba.web.base.models import SeatNoticeRow
+from escoba.web.notices.notice import Channel, Notice, NoticeKind, parse_kinds
+from escoba.web.notices.sweep import NoticeSweep
+from escoba.web.notices.watching import Watching
 from escoba.web.table.command_path import AfterOnly, Change, Commit
-from escoba.web.table.notice import Channel, Notice, NoticeKind, parse_kinds
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.service import TableService
 from escoba.web.table.store import SeatRecord, names
-from escoba.web.table.watching import Watching
 
 log = logging.getLogger("escoba.notices")
 
@@ -125,18 +126,24 @@ def turn_began(before: GameState | None, state: GameState) -> bool:
 
 class Dispatcher(AfterOnly):
     """One per process: hears committed commands, sweeps for time-based
-    notices, renews this process's watching marks, and delivers."""
+    notices, renews this process's watching marks, and delivers. Its
+    `sweeper` and `watching` are made on the service's database, store,
+    clock and settings unless given."""
 
     def __init__(
         self,
         service: TableService,
         channels: Sequence[Channel] = (),
         watching: Watching | None = None,
+        sweeper: NoticeSweep | None = None,
     ) -> None:
         self.service = service
         self.channels = list(channels)
         settings = service.settings
         self.watching = watching or Watching(service.db, service.clock, settings.watching_seconds)
+        self.sweeper = sweeper or NoticeSweep(
+            service.db, service.store, service.clock, settings, service.write
+        )
         self.sweep_seconds = settings.notice_sweep_seconds
         # None wakes the thread up (to stop)
         self._queue: queue.Queue[Commit | None] = queue.Queue(QUEUE_SIZE)
@@ -268,7 +275,7 @@ class Dispatcher(AfterOnly):
         """One sweep for the notices time brings (warnings, absence, expiry),
         delivered here; what it found (before the seats' choices)."""
         with self._sweeping:
-            found = self.service.notice_sweep()
+            found = self.sweeper.due()
             self.watching.prune()
             self.deliver(found)
             return found

@@ -36,11 +36,11 @@ from escoba.web.base.assets import module_urls, static_url, vendor_url
 from escoba.web.base.cards_svg import card_back_svg, card_svg, sprite_name
 from escoba.web.base.errors import ServiceError
 from escoba.web.base.settings import DEFAULT_LIMITS, PageLimits
+from escoba.web.devices.my_tables import Elsewhere
+from escoba.web.notices.notice import NoticeKind
 from escoba.web.rendering.board import and_list, board_model, robot_level, who
 from escoba.web.rendering.score_lines import rules_sentence
 from escoba.web.table.coaching import coach_board
-from escoba.web.table.my_tables import Elsewhere
-from escoba.web.table.notice import NoticeKind
 from escoba.web.table.pages import TablePage, TableStatus
 from escoba.web.table.timekeeping import table_time
 from escoba.words import Limits, say, say_html, say_rules

@@ -1,9 +1,10 @@
-"""The table: the one command path, its storage, and every concern of a
-table (lobby, play, ending, rematch, chat, robots' jobs, story, analyses'
-rows and reads, the coach, which notices a seat hears, devices, transfer
-codes, «Mis mesas»), put together in `service.TableService`. The processes
-that think and weigh (the robots' pool, the analyses' runner) are
-`escoba.web.workers`.
+"""The table: the one command path, its storage, and every command and read
+of a table (lobby, play, ending, rematch, chat, robots' jobs, story,
+analyses' rows and reads, the coach), put together in
+`service.TableService`. The processes that think and weigh (the robots'
+pool, the analyses' runner) are `escoba.web.workers`; a browser's device
+and its tables are `escoba.web.devices`; the notices, their choices and
+their sweep are `escoba.web.notices`.
 
 May import: base (of escoba, the engine, robots, analysis and words); never a
 route, a template, a stream or a channel."""

@@ -348,6 +348,6 @@ class Analyses(GameHistory):
             return Change(table_id, None, analysis_queued=True)
 
         try:
-            self._write(write)
+            self.write(write)
         except IntegrityError:
             return  # queued meanwhile by another read

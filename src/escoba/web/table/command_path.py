@@ -130,6 +130,10 @@ class AfterOnly:
         return None
 
 
+#: A write beside the commands, told to the hook (`CommandPath.write`).
+SideWrite = Callable[[Callable[[Connection], Change | None]], Change | None]
+
+
 class CommitHook:
     """The one hook of the command path: every listener hears of every change
     the table's commands commit, in the order they were added (the app adds
@@ -217,6 +221,19 @@ class CommandPath:
         self.brain: RobotBrain = brain or robot_brain
         # Shuffles come from the OS's CSPRNG unless a test injects a seed.
         self.rng = rng or random.SystemRandom()
+
+    def run(
+        self,
+        invite: str,
+        token: Credential,
+        version: int | None,
+        command: Callable[[TableTx], None],
+        kind: Kind = MOVE,
+    ) -> Outcome:
+        """A command of a concern outside the table (the transfers' new
+        token: escoba.web.devices.transfers), on the same path as the
+        table's own (`_command`)."""
+        return self._command(invite, token, version, command, kind)
 
     def _command(
         self,
@@ -334,7 +351,7 @@ class CommandPath:
             self.after_commit.during(conn, Change(table.id, table.version))
         return table, tx, state, bool(robot_next)
 
-    def _write(self, write: Callable[[Connection], Change | None]) -> Change | None:
+    def write(self, write: Callable[[Connection], Change | None]) -> Change | None:
         """A write that is no command on a locked table, told to the hook as
         a command's commit is: the one way the path lets anything else write
         a table's rows (its creation, an absence the sweep marks, an analysis

@@ -118,7 +118,7 @@ class Lobby(CommandPath):
             )
             return Change(table_id, 1)
 
-        self._write(write)
+        self.write(write)
         return Joined(invite=invite, token=token, position=0)
 
     def join(self, invite: str, name: str) -> Joined:

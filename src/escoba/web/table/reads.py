@@ -1,6 +1,6 @@
-"""Reads of a table outside the pages: a seat by its token, the version, the
-game record, and (for the server's own checks, never a client) the whole
-game and the action log."""
+"""Reads of a table outside the pages: a seat by its token (and the one a
+live stream marks as watching), the version, the game record, and (for the
+server's own checks, never a client) the whole game and the action log."""
 
 from __future__ import annotations
 
@@ -26,6 +26,14 @@ class Reads(CommandPath):
             table = self.store.snap(conn, invite)
             seat = find_seat(table.seats, token)
             return None if seat is None else page_seat(table, seat, seat)
+
+    def watch_target(self, invite: str, token: Credential) -> tuple[int, int | None]:
+        """The table's id, and the seat `token` holds there (None: none): what
+        a table page's live stream marks as watching (notices/watching.py)."""
+        with self.db.snapshot() as conn:
+            table = self.store.snap(conn, invite)
+        seat = find_seat(table.seats, token) if token else None
+        return table.id, None if seat is None else seat.id
 
     def table_id(self, invite: str) -> int:
         with self.db.snapshot() as conn:

@@ -16,18 +16,20 @@ Each concern lives in its own module around the one command path
 | the chat | chat.py |
 | robots' moves, overdue robots, expiry | jobs.py |
 | what one viewer sees | page_building.py |
-| the other reads (record, version, log) | reads.py |
+| the other reads (record, version, log, the seat a live stream watches) | reads.py |
 | the game's story: rounds' points, the series, replays, the record file | story.py |
 | every game of a table by its number, rebuilt from the log | history.py |
-| which notices a seat hears of | notice_choices.py |
-| the notices time brings (warnings, absence, expiry) | notice_sweep.py |
-| «Mis mesas»: a device's tables | my_tables.py |
-| «Seguir en otro dispositivo»: transfer codes | transfers.py |
-| a seat's devices, revoking one | seat_devices.py |
 | the analysis of finished rounds: queued, run, read | analyses.py |
 | the coach: chosen per seat, shown where it gives no edge | coaching.py |
 
 `TableService` puts them together: one object for the app to hold.
+
+What is no command or read of a table has a room of its own, its concerns
+classes built by the app (app.py) on this service's database, store, clock
+and settings, and handed to the routes beside it (`frame.deps.AppContext`):
+a browser's device, «Mis mesas», «Seguir en otro dispositivo» and a seat's
+devices (escoba.web.devices); which notices a seat hears of and those time
+brings (escoba.web.notices).
 """
 
 from __future__ import annotations
@@ -37,14 +39,9 @@ from escoba.web.table.chat import Chat
 from escoba.web.table.coaching import Coaching
 from escoba.web.table.ending import Ending
 from escoba.web.table.jobs import Jobs
-from escoba.web.table.my_tables import Listing
-from escoba.web.table.notice_choices import NoticeChoices
-from escoba.web.table.notice_sweep import NoticeSweeps
 from escoba.web.table.page_building import PageBuilding
 from escoba.web.table.reads import Reads
 from escoba.web.table.rematch import Rematches
-from escoba.web.table.seat_devices import SeatDevices
-from escoba.web.table.transfers import Transfers
 
 
 class TableService(
@@ -54,11 +51,6 @@ class TableService(
     Chat,
     PageBuilding,
     Reads,
-    NoticeChoices,
-    NoticeSweeps,
-    Listing,
-    Transfers,
-    SeatDevices,
     Analyses,
     Coaching,
 ):

@@ -421,7 +421,7 @@ def is_invite(invite: object) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class HeldSeat:
-    """A seat a browser's device holds (escoba.web.table.devices read it from the
+    """A seat a browser's device holds (escoba.web.devices.devices read it from the
     device's own rows): it stands for the seat's token, which the browser
     never sees. Only the server makes one; no request can spell it."""
 

@@ -40,7 +40,7 @@ from escoba.web.base.models import SeatNoticeRow, SeatRow, TableRow
 from escoba.web.base.settings import Settings
 from escoba.web.notices.email.mail import MailLoop, Outbox, compose
 from escoba.web.notices.email.seats import EmailSeats
-from escoba.web.table.notice import Notice, NoticeKind, notice_text, parse_kinds
+from escoba.web.notices.notice import Notice, NoticeKind, notice_text, parse_kinds
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.service import TableService
 from escoba.web.table.store import HeldSeat
@@ -105,7 +105,7 @@ class Standing:
 
 
 class EmailChannel:
-    """The e-mail channel of the notices (`escoba.web.table.notice.Channel`), the
+    """The e-mail channel of the notices (`escoba.web.notices.notice.Channel`), the
     seats' addresses (`seats`), the outbox and the mail loop that sends."""
 
     name = "email"

@@ -32,7 +32,7 @@ from escoba.web.base.errors import Forbidden, NotFound, RateLimited
 from escoba.web.base.models import DeviceSeatRow, SeatNoticeRow, SeatRow
 from escoba.web.notices.email.address import parse_address
 from escoba.web.notices.email.mail import Outbox, compose
-from escoba.web.table.notice import DEFAULT_KINDS, format_kinds
+from escoba.web.notices.notice import DEFAULT_KINDS, format_kinds
 from escoba.web.table.service import TableService
 from escoba.web.table.store import Credential, SeatRecord, TableRecord, find_seat, is_invite, names
 from escoba.words import say

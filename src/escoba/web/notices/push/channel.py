@@ -50,6 +50,7 @@ from escoba.i18n import HTML_LANG
 from escoba.web.base.clock import Clock
 from escoba.web.base.db import Database
 from escoba.web.base.settings import Settings
+from escoba.web.notices.notice import Notice, NoticeKind, notice_text
 from escoba.web.notices.push.endpoints import (
     BadSubscription,
     Endpoint,
@@ -61,7 +62,6 @@ from escoba.web.notices.push.sender import PushSender, SendError
 from escoba.web.notices.push.store import PushStore, Target
 from escoba.web.notices.push.subscribing import Subscribing
 from escoba.web.notices.push.vapid import Vapid, b64url
-from escoba.web.table.notice import Notice, NoticeKind, notice_text
 
 log = logging.getLogger("escoba.push")
 
@@ -174,7 +174,7 @@ class _Timers:
 
 
 class PushChannel:
-    """`escoba.web.table.notice.Channel` for Web Push. `close()` stops it."""
+    """`escoba.web.notices.notice.Channel` for Web Push. `close()` stops it."""
 
     name = "push"
 

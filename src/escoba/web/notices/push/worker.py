@@ -23,7 +23,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from escoba.web.base.settings import Settings
-from escoba.web.table.notice import Notice
+from escoba.web.notices.notice import Notice
 
 log = logging.getLogger("escoba.push")
 
@@ -32,7 +32,7 @@ STOP_SECONDS = 10.0
 
 
 class PushWorker:
-    """`escoba.web.table.notice.Channel` for Web Push, sending from a worker process."""
+    """`escoba.web.notices.notice.Channel` for Web Push, sending from a worker process."""
 
     name = "push"
 

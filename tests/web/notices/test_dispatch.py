@@ -14,11 +14,11 @@ from fastapi.testclient import TestClient
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
-from escoba.web.table.notice import DEFAULT_KINDS, Notice, NoticeKind
+from escoba.web.notices.notice import DEFAULT_KINDS, Notice, NoticeKind
 
-from .conftest import first_legal
-from .helpers import Player, create, join, page_table, service_of
-from .recording import Recorder, Told, dispatcher_of, heard, seat_id, told
+from ..conftest import first_legal
+from ..helpers import Player, create, join, page_table, service_of
+from ..recording import Recorder, Told, dispatcher_of, heard, seat_id, told
 
 TURN, ROUND, END, CHAT = NoticeKind.TURN, NoticeKind.ROUND, NoticeKind.END, NoticeKind.CHAT
 

@@ -7,9 +7,15 @@ import html as html_lib
 import re
 
 from fastapi.testclient import TestClient
+from itsdangerous import URLSafeSerializer
+from sqlalchemy import Connection
 
-from .device_helpers import browser, code_of
-from .helpers import create, page_table, table_version
+from escoba.web.base.clock import ManualClock
+from escoba.web.devices.devices import Devices
+from escoba.web.table.service import TableService
+
+from ..device_helpers import browser, code_of
+from ..helpers import create, page_table, table_version
 
 
 def _cookie_names(client: TestClient) -> list[str]:
@@ -122,3 +128,55 @@ def test_a_device_given_seats_by_a_code_takes_their_name(site: TestClient) -> No
     code = code_of(phone.post("/my-tables/transfer").text)
     assert zoe.post("/seguir", data={"code": code}).status_code == 200
     assert _your_name(zoe.get("/").text) == "Zoe"
+
+
+# ---------------------------------------------------------------------------
+# The device store alone, without HTTP
+
+
+class DeviceNewsHeard:
+    """The devices' listener (the live hub's part in the app): the devices
+    told they hold a new seat, during the transaction and after it."""
+
+    def __init__(self) -> None:
+        self.told: list[tuple[str, int]] = []
+
+    def during(self, conn: Connection, device_id: int) -> None:
+        self.told.append(("during", device_id))
+
+    def after(self, device_id: int) -> None:
+        self.told.append(("after", device_id))
+
+
+def test_a_device_is_its_cookie_and_holds_the_seats_it_is_given(
+    bare_service: TableService, clock: ManualClock
+) -> None:
+    signer = URLSafeSerializer("test-secret", salt="escoba-seat")
+    news = DeviceNewsHeard()
+    devices = Devices(bare_service.db, clock, signer, news)
+    made = devices.create("Mozilla/5.0 (Android 14; Mobile; rv:130.0) Firefox/130.0")
+    assert made.device.label == "Firefox · Android"
+    assert devices.identify(made.cookie) == made.device
+    assert devices.identify(made.cookie[:-2]) is None and devices.identify(None) is None
+
+    ana = bare_service.create_table("Ana", 21)
+    device_id = made.device.id
+    assert devices.held(device_id, ana.invite) is None
+    assert devices.hold(device_id, ana.invite, ana.token, sat=True)
+    held = devices.held(device_id, ana.invite)
+    seat = bare_service.seat_for(ana.invite, held)
+    assert seat is not None and seat.name == "Ana"
+    identified = devices.identify(made.cookie)
+    assert identified is not None and identified.name == "Ana"  # for the next «Tu nombre»
+    assert devices.hold(device_id, ana.invite, ana.token)  # again: no news
+    assert news.told == [("during", device_id), ("after", device_id)]
+    assert not devices.hold(device_id, ana.invite, "x" * 43)  # no such seat
+
+    # an old per-table cookie becomes a seat of the device, and goes
+    beto = bare_service.join(ana.invite, "Beto")
+    other = devices.create(None).device
+    old = signer.dumps({"i": ana.invite, "t": beto.token})
+    gone = devices.adopt_legacy(other.id, {f"seat_{ana.invite}": old, "seat_x": "?", "lang": "es"})
+    assert sorted(gone) == sorted([f"seat_{ana.invite}", "seat_x"])
+    seat = bare_service.seat_for(ana.invite, devices.held(other.id, ana.invite))
+    assert seat is not None and seat.name == "Beto"

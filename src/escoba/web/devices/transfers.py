@@ -10,7 +10,7 @@ checks it is unused and unexpired, so of two redemptions, even at the same
 moment, one wins and the other is refused; tries are rate-limited per IP at
 the door (web/frame/security.py). The device that redeems gains the seats; the
 device that made the code keeps them (each seat lists its devices and may
-revoke one: web/table/seat_devices.py).
+revoke one: seat_devices.py).
 
 The JSON API redeems a seat's code for a new bearer token
 (`token_for_code`): the seat's token is replaced (the old one is retired,
@@ -38,8 +38,8 @@ from escoba.web.base.models import (
     TableRow,
     TransferCodeRow,
 )
+from escoba.web.devices.devices import hold_seat_id, insert_device, name_if_unnamed
 from escoba.web.table.command_path import SERVER, CommandPath
-from escoba.web.table.devices import hold_seat_id, insert_device, name_if_unnamed
 from escoba.web.table.lobby import Joined
 from escoba.web.table.store import Credential, TableTx, find_seat, hash_token, new_token
 
@@ -102,8 +102,19 @@ def parse_code(text: object) -> str | None:
     return raw
 
 
-class Transfers(CommandPath):
-    def transfer_seat(
+class Transfers:
+    """The codes, made, redeemed and traded for a token: on the command
+    path (`path`), whose database, table store, clock and settings they
+    use, and whose one way a new token is written (`token_for_code`)."""
+
+    def __init__(self, path: CommandPath) -> None:
+        self.path = path
+        self.db = path.db
+        self.store = path.store
+        self.clock = path.clock
+        self.settings = path.settings
+
+    def seat_code(
         self, invite: str, token: Credential, device_id: int | None = None
     ) -> TransferCode:
         """A code for the seat `token` holds (made by `device_id`'s browser,
@@ -115,7 +126,7 @@ class Transfers(CommandPath):
             raise Forbidden("not_seated")
         return self._new_code(device_id, seat.id, 1)
 
-    def transfer_list(self, device_id: int) -> TransferCode:
+    def list_code(self, device_id: int) -> TransferCode:
         """A code for every seat this device holds."""
         with self.db.snapshot() as conn:
             count = conn.scalar(
@@ -232,7 +243,7 @@ class Transfers(CommandPath):
             seat.token_hash = hash_token(token)
             positions.append(seat.position)
 
-        self._command(found.invite, None, None, command, SERVER)
+        self.path.run(found.invite, None, None, command, SERVER)
         return Joined(invite=found.invite, token=token, position=positions[0])
 
     def token_retired(self, token: str | None) -> bool:

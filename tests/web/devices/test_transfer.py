@@ -8,20 +8,26 @@ import html
 import re
 import threading
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
+from itsdangerous import URLSafeSerializer
 from sqlalchemy import func, select
 
 from escoba.web.app import create_app
 from escoba.web.base.clock import ManualClock
+from escoba.web.base.errors import Conflict, Invalid
 from escoba.web.base.models import DeviceRow, DeviceSeatRow, TransferCodeRow
 from escoba.web.base.settings import Settings
-from escoba.web.table.my_tables import arrivals_query
-from escoba.web.table.transfers import ALPHABET, parse_code
+from escoba.web.devices.devices import Devices
+from escoba.web.devices.my_tables import arrivals_query
+from escoba.web.devices.transfers import ALPHABET, Redeemed, Transfers, parse_code
+from escoba.web.table.service import TableService
 
-from .conftest import first_legal
-from .device_helpers import (
+from ..alone import Heard
+from ..conftest import first_legal
+from ..device_helpers import (
     browser,
     code_of,
     cookie_names,
@@ -29,7 +35,7 @@ from .device_helpers import (
     seated,
     started,
 )
-from .helpers import create, page_table, service_of
+from ..helpers import create, page_table, service_of
 
 
 def _count(client: TestClient, model: type) -> int:
@@ -282,3 +288,57 @@ def test_only_a_seated_browser_makes_a_seat_code(site: TestClient) -> None:
     assert _count(site, TransferCodeRow) == 2  # only the API's two continue links
     creator = create(site, "Zoe")
     assert stranger.post(f"/t/{creator.invite}/transfer").status_code == 403
+
+
+# ---------------------------------------------------------------------------
+# The codes alone, without HTTP
+
+
+def test_a_code_made_and_redeemed_alone(bare_service: TableService, clock: ManualClock) -> None:
+    transfers = Transfers(bare_service)
+    devices = Devices(bare_service.db, clock, URLSafeSerializer("x", salt="escoba-seat"))
+    ana = bare_service.create_table("Ana", 21)
+    phone = devices.create(None).device
+    code = transfers.seat_code(ana.invite, ana.token)
+    minutes = bare_service.settings.transfer_code_minutes
+    assert code.seats == 1 and code.expires_at == clock.now() + timedelta(minutes=minutes)
+
+    done = transfers.redeem(code.code.lower().replace("-", " "), phone.id, None)
+    assert done == Redeemed(phone.id, None, (ana.invite,), whole_list=False)
+    assert devices.held(phone.id, ana.invite) is not None
+    with pytest.raises(Conflict) as used:
+        transfers.redeem(code.code, phone.id, None)
+    assert used.value.code == "transfer_used"
+    with pytest.raises(Invalid):
+        transfers.redeem("not a code", phone.id, None)
+
+    # the whole list, to a browser with no device yet: one is made for it
+    whole = transfers.list_code(phone.id)
+    given = transfers.redeem(whole.code, None, "Mozilla/5.0 (iPhone) Safari/605.1")
+    assert given.whole_list and given.invites == (ana.invite,) and given.new_secret is not None
+    laptop = devices.identify(devices.cookie(given.new_secret))
+    assert laptop is not None and laptop.id == given.device_id and laptop.name == "Ana"
+
+    late = transfers.seat_code(ana.invite, ana.token)
+    clock.advance(minutes=minutes, seconds=1)
+    with pytest.raises(Conflict) as expired:
+        transfers.redeem(late.code, phone.id, None)
+    assert expired.value.code == "transfer_expired"
+
+
+def test_a_code_trades_for_a_new_token_on_the_command_path(bare_service: TableService) -> None:
+    transfers = Transfers(bare_service)
+    ana = bare_service.create_table("Ana", 21)
+    version = bare_service.version(ana.invite)
+    heard = Heard()
+    bare_service.after_commit.add(heard)
+
+    joined = transfers.token_for_code(transfers.seat_code(ana.invite, ana.token).code)
+    assert (joined.invite, joined.position) == (ana.invite, ana.position)
+    assert transfers.token_retired(ana.token) and not transfers.token_retired(joined.token)
+    assert bare_service.seat_for(ana.invite, ana.token) is None
+    seat = bare_service.seat_for(ana.invite, joined.token)
+    assert seat is not None and seat.name == "Ana"
+    # one command of the table: a new version, heard by the hook's listeners
+    assert bare_service.version(ana.invite) == version + 1
+    assert [c.version for c in heard.changes] == [version + 1]

@@ -20,12 +20,12 @@ from escoba.web.app import Core, build_core, create_app
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.settings import Settings
 from escoba.web.frame.deps import AppContext
-from escoba.web.table.notice import Notice, NoticeKind
+from escoba.web.notices.notice import Notice, NoticeKind
 
-from .conftest import first_legal
-from .helpers import Player, create, join, move_seat, service_of
-from .recording import Recorder, Told, dispatcher_of, heard, seat_id, told
-from .servers import in_thread, wait_until
+from ..conftest import first_legal
+from ..helpers import Player, create, join, move_seat, service_of
+from ..recording import Recorder, Told, dispatcher_of, heard, seat_id, told
+from ..servers import in_thread, wait_until
 
 TURN, WARNING = NoticeKind.TURN, NoticeKind.WARNING
 ABSENCE, EXPIRY, END = NoticeKind.ABSENCE, NoticeKind.EXPIRY, NoticeKind.END

@@ -1,5 +1,5 @@
 """Each seat chooses which notices it hears of (`seat_notices.kinds`; the
-defaults, `notices.DEFAULT_KINDS`, until it does), from its table page or
+defaults, `notice.DEFAULT_KINDS`, until it does), from its table page or
 the JSON API. Not a table command: the table's version stays."""
 
 from __future__ import annotations
@@ -9,19 +9,26 @@ from typing import cast
 
 from sqlalchemy import Table, select
 
+from escoba.web.base.db import Database
 from escoba.web.base.errors import Forbidden, Invalid
 from escoba.web.base.models import SeatNoticeRow
-from escoba.web.table.command_path import CommandPath
-from escoba.web.table.notice import NoticeKind, format_kinds, parse_kinds
-from escoba.web.table.store import Credential, SeatRecord, find_seat
+from escoba.web.notices.notice import NoticeKind, format_kinds, parse_kinds
+from escoba.web.table.store import Credential, SeatRecord, TableStore, find_seat
 
 _SN = cast(Table, SeatNoticeRow.__table__)
 _KNOWN = {kind.value: kind for kind in NoticeKind}
 MAX_KINDS = 32  # more names than kinds exist is no choice
 
 
-class NoticeChoices(CommandPath):
-    def notice_choice(self, invite: str, token: Credential) -> frozenset[NoticeKind] | None:
+class NoticeChoices:
+    """A seat's choice of notices, read and kept: on the database, finding
+    the seat through the table store (the service's, so its caches serve)."""
+
+    def __init__(self, db: Database, store: TableStore) -> None:
+        self.db = db
+        self.store = store
+
+    def of(self, invite: str, token: Credential) -> frozenset[NoticeKind] | None:
         """The kinds the seat of `token` hears of (None: no seat here)."""
         seat = self._seat(invite, token)
         if seat is None or seat.id is None:
@@ -30,9 +37,7 @@ class NoticeChoices(CommandPath):
             stored = conn.scalar(select(_SN.c.kinds).where(_SN.c.seat_id == seat.id))
         return parse_kinds(stored)
 
-    def choose_notices(
-        self, invite: str, token: Credential, kinds: Iterable[str]
-    ) -> frozenset[NoticeKind]:
+    def choose(self, invite: str, token: Credential, kinds: Iterable[str]) -> frozenset[NoticeKind]:
         """Keep the kinds the seat of `token` hears of from now on: every
         name a kind (else nothing changes)."""
         names = list(kinds)
@@ -55,13 +60,6 @@ class NoticeChoices(CommandPath):
                 )
             )
         return chosen
-
-    def watch_target(self, invite: str, token: Credential) -> tuple[int, int | None]:
-        """The table's id, and the seat `token` holds there (None: none)."""
-        with self.db.snapshot() as conn:
-            table = self.store.snap(conn, invite)
-        seat = find_seat(table.seats, token) if token else None
-        return table.id, None if seat is None else seat.id
 
     def _seat(self, invite: str, token: Credential) -> SeatRecord | None:
         if not token:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from escoba.web.table.notice import (
+from escoba.web.notices.notice import (
     DEFAULT_KINDS,
     Notice,
     NoticeKind,

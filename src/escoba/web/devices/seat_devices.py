@@ -12,6 +12,7 @@ from typing import cast
 
 from sqlalchemy import Connection, Table, delete, select
 
+from escoba.web.base.db import Database
 from escoba.web.base.errors import Forbidden, NotFound
 from escoba.web.base.models import (
     DeviceRow,
@@ -21,7 +22,6 @@ from escoba.web.base.models import (
     SeatRow,
     TableRow,
 )
-from escoba.web.table.command_path import CommandPath
 from escoba.web.table.store import is_invite
 
 _D = cast(Table, DeviceRow.__table__)
@@ -41,8 +41,14 @@ class SeatDevice:
     is_this: bool  # the device asking
 
 
-class SeatDevices(CommandPath):
-    def seat_devices(self, invite: str, device_id: int) -> tuple[SeatDevice, ...]:
+class SeatDevices:
+    """A seat's devices, on the database: no table command (the table's
+    version stays), only which device holds which seat."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def of(self, invite: str, device_id: int) -> tuple[SeatDevice, ...]:
         """The devices that hold the seat this device holds at `invite`,
         oldest first."""
         with self.db.snapshot() as conn:
@@ -57,7 +63,7 @@ class SeatDevices(CommandPath):
             SeatDevice(r.id, r.label, r.added_at, r.last_seen_at, r.id == device_id) for r in rows
         )
 
-    def revoke_device(self, invite: str, device_id: int, other_id: int) -> None:
+    def revoke(self, invite: str, device_id: int, other_id: int) -> None:
         """Take this device's seat at `invite` back from device `other_id`
         (this device itself: `forget_table`)."""
         if other_id == device_id:

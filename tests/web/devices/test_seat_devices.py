@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from fastapi.testclient import TestClient
+from itsdangerous import URLSafeSerializer
 from sqlalchemy import func, insert, select
 
 from escoba.web.base.clock import ManualClock
+from escoba.web.base.errors import Forbidden, NotFound
 from escoba.web.base.models import DeviceSeatRow, PushSubscriptionRow, SeatPushRow
+from escoba.web.devices.devices import Devices
+from escoba.web.devices.seat_devices import SeatDevices
+from escoba.web.table.service import TableService
 
-from .device_helpers import browser, code_of, hold, listed, seated, started
-from .helpers import page_table, service_of
+from ..device_helpers import browser, code_of, hold, listed, seated, started
+from ..helpers import page_table, service_of
 
 ANDROID_FIREFOX = "Mozilla/5.0 (Android 14; Mobile; rv:130.0) Gecko/130.0 Firefox/130.0"
 MAC_SAFARI = (
@@ -149,3 +155,36 @@ def test_a_revoked_device_hears_no_more_of_the_seat(site: TestClient, clock: Man
         subscriptions = conn.scalar(select(func.count()).select_from(PushSubscriptionRow))
     assert [row.device_id for row in left] == [mine]
     assert subscriptions == 2  # the subscription itself may still serve other seats
+
+
+# ---------------------------------------------------------------------------
+# A seat's devices alone, without HTTP
+
+
+def test_a_seat_s_devices_alone(bare_service: TableService, clock: ManualClock) -> None:
+    seat_devices = SeatDevices(bare_service.db)
+    devices = Devices(bare_service.db, clock, URLSafeSerializer("x", salt="escoba-seat"))
+    ana = bare_service.create_table("Ana", 21)
+    laptop = devices.create("Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0").device
+    devices.hold(laptop.id, ana.invite, ana.token)
+    clock.advance(minutes=5)
+    phone = devices.create("Mozilla/5.0 (Linux; Android 14) Chrome/129.0").device
+    devices.hold(phone.id, ana.invite, ana.token)
+
+    listed = seat_devices.of(ana.invite, phone.id)  # the oldest first
+    assert [(d.id, d.label, d.is_this) for d in listed] == [
+        (laptop.id, "Firefox · Linux", False),
+        (phone.id, "Chrome · Android", True),
+    ]
+    seat_devices.revoke(ana.invite, phone.id, laptop.id)
+    assert devices.held(laptop.id, ana.invite) is None
+    with pytest.raises(NotFound):
+        seat_devices.revoke(ana.invite, phone.id, laptop.id)  # no longer one of them
+    with pytest.raises(Forbidden):
+        seat_devices.of(ana.invite, laptop.id)
+
+    seat_devices.forget_table(ana.invite, phone.id)
+    assert devices.held(phone.id, ana.invite) is None
+    with pytest.raises(Forbidden):
+        seat_devices.forget_table(ana.invite, phone.id)
+    assert bare_service.seat_for(ana.invite, ana.token) is not None  # the seat stays

@@ -13,15 +13,19 @@ import time
 
 import httpx
 from fastapi.testclient import TestClient
+from itsdangerous import URLSafeSerializer
 from sqlalchemy import event, null
 
 from escoba.web.base.clock import ManualClock
 from escoba.web.base.models import TableRow
-from escoba.web.table.my_tables import MyTables
+from escoba.web.devices.devices import Devices
+from escoba.web.devices.my_tables import Group, MyTables, TableList, Why
+from escoba.web.frame.deps import AppContext
 from escoba.web.table.service import TableService
 
-from .device_helpers import browser, give_turn, hold, listed, round_over, started
-from .helpers import Player, create, join, move_seat, service_of
+from ..alone import on_turn, play_once, playing
+from ..device_helpers import browser, give_turn, hold, listed, round_over, started
+from ..helpers import Player, create, ctx_of, join, move_seat, service_of
 
 
 def _device_id(client: TestClient) -> int:
@@ -31,9 +35,10 @@ def _device_id(client: TestClient) -> int:
     return int(device.id)
 
 
-def _cold_list(service: TableService, device_id: int) -> tuple[MyTables, list[str]]:
+def _cold_list(ctx: AppContext, device_id: int) -> tuple[TableList, list[str]]:
     """A device's Mis mesas read with the state cache emptied, and the SELECT
     statements that took."""
+    service = ctx.service
     service.store._states = type(service.store._states)(16)  # a cold cache
     statements: list[str] = []
 
@@ -43,7 +48,7 @@ def _cold_list(service: TableService, device_id: int) -> tuple[MyTables, list[st
 
     event.listen(service.db.read_engine, "before_cursor_execute", count)
     try:
-        return service.my_tables(device_id), statements
+        return ctx.my_tables.of(device_id), statements
     finally:
         event.remove(service.db.read_engine, "before_cursor_execute", count)
 
@@ -107,14 +112,15 @@ def test_the_list_orders_a_device_s_tables_by_group_and_time(
         ("finished", finished_me.invite),
     ]
     # a table page's «Siguiente mesa» reads «waiting for me» as the list does,
-    # in its order (its own leaner reading: web/table/my_tables.py, `elsewhere`)
+    # in its order (its own leaner reading: web/devices/my_tables.py, `elsewhere`)
     device_id = _device_id(me)
     waiting = tuple(invite for group, invite in listed(me) if group == "your_turn")
-    assert service.elsewhere(device_id, "").invites == waiting
-    assert service.elsewhere(device_id, turn_me.invite).invites == tuple(
+    my_tables = ctx_of(site).my_tables
+    assert my_tables.elsewhere(device_id, "").invites == waiting
+    assert my_tables.elsewhere(device_id, turn_me.invite).invites == tuple(
         i for i in waiting if i != turn_me.invite
     )
-    listening = service.elsewhere(device_id, turn_me.invite, listening=True)
+    listening = my_tables.elsewhere(device_id, turn_me.invite, listening=True)
     assert len(listening.table_ids) == len(listed(me)) - 1  # all the others, to hear them
     page = me.get("/").text
     assert "puedes TERMINAR POR AUSENCIA" in page
@@ -227,10 +233,10 @@ def test_a_line_says_which_rules_its_table_plays(site: TestClient) -> None:
     assert "A 21 · casa" in me.get("/my-tables").text
 
     # still two statements (the rules ride on the tables' rows), cold or warm
-    service = service_of(site)
+    ctx = ctx_of(site)
     device_id = _device_id(me)
-    warm = service.my_tables(device_id)
-    cold, statements = _cold_list(service, device_id)
+    warm = ctx.my_tables.of(device_id)
+    cold, statements = _cold_list(ctx, device_id)
     assert len(statements) == 2 and cold == warm
     by_invite = {t.invite: t.rules for t in cold.tables}
     assert by_invite[site_rules.invite].is_site
@@ -288,7 +294,7 @@ def test_the_whole_list_takes_two_statements_whatever_its_length(
     seats, and the few values of the states the cache does not hold read
     inside their JSON; the same list as from the parsed states."""
     me = browser(site)
-    service = service_of(site)
+    ctx = ctx_of(site)
     counts = []
     for more in (3, 9):
         for _ in range(more):
@@ -298,12 +304,12 @@ def test_the_whole_list_takes_two_statements_whatever_its_length(
         hold(me, lobby)
         clock.advance(minutes=1)
         device_id = _device_id(me)
-        cached = service.my_tables(device_id)
-        cold, statements = _cold_list(service, device_id)
+        cached = ctx.my_tables.of(device_id)
+        cold, statements = _cold_list(ctx, device_id)
         counts.append(len(statements))
         assert cold == cached
         # the live stream's mark is the page's (else every page would refresh at once)
-        mark, ids = service.my_tables_mark(device_id)
+        mark, ids = ctx.my_tables.mark(device_id)
         assert mark == cold.mark and len(ids) == len(cold.tables)
     assert counts == [2, 2]
     assert len(cold.tables) == 14
@@ -380,3 +386,38 @@ def test_a_change_reaches_an_open_home_page(live_server: str) -> None:
 def test_a_browser_without_a_list_gets_no_stream(site: TestClient) -> None:
     """204: a page with no list has no stream to keep open."""
     assert browser(site).get("/my-tables/events").status_code == 204
+
+
+# ---------------------------------------------------------------------------
+# «Mis mesas» alone, without HTTP
+
+
+def test_a_device_s_list_read_alone(bare_service: TableService, clock: ManualClock) -> None:
+    devices = Devices(bare_service.db, clock, URLSafeSerializer("x", salt="escoba-seat"))
+    my_tables = MyTables(bare_service.db, bare_service.store, clock, bare_service.settings)
+    device_id = devices.create(None).device.id
+    assert my_tables.of(device_id) == TableList((), 0) and my_tables.mark(device_id) == (0, ())
+
+    lobby = bare_service.create_table("Ana", 21)
+    devices.hold(device_id, lobby.invite, lobby.token)
+    clock.advance(minutes=1)
+    ana, beto = playing(bare_service)
+    devices.hold(device_id, ana.invite, ana.token)
+    if on_turn(bare_service, ana, beto) is beto:
+        play_once(bare_service, beto)
+    mine = my_tables.of(device_id)
+    assert [(t.group, t.invite) for t in mine.tables] == [
+        (Group.YOUR_TURN, ana.invite),
+        (Group.LOBBY, lobby.invite),
+    ]
+    assert mine.tables[0].why is Why.PLAY
+    mark, ids = my_tables.mark(device_id)
+    assert mark == mine.mark and sorted(ids) == sorted(t.table_id for t in mine.tables)
+    # a table page's way on: the others that wait for this device
+    assert my_tables.elsewhere(device_id, lobby.invite).invites == (ana.invite,)
+    assert my_tables.elsewhere(device_id, ana.invite).next is None
+
+    play_once(bare_service, ana)  # now Beto's turn: the list changes, and its mark
+    after = my_tables.of(device_id)
+    assert after.tables[0].group is Group.WAITING and after.mark != mine.mark
+    assert my_tables.mark(device_id)[0] == after.mark

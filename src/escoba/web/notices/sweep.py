@@ -5,10 +5,10 @@ in each process, escoba.web.notices.dispatch):
   possible against them: at each fraction of `absence_hours` in
   `notice_warnings` (24 h and 40 h of 48);
 - **ABSENCE** to the other people of the game, once, when it becomes
-  possible (ending.py `absent_seat` says when); open pages hear of it too,
+  possible (table/ending.py `absent_seat` says when); open pages hear of it too,
   through the live stream, so their board shows the button at once;
 - **EXPIRY** to every person at a table `notice_expiry_hours` before it
-  expires for want of play (jobs.py `expire`), once per quiet spell.
+  expires for want of play (table/jobs.py `expire`), once per quiet spell.
 
 Several processes may sweep at once: each notice is claimed with a
 conditional UPDATE (the turn's `seat_notices.warned_turn_since` and
@@ -25,15 +25,18 @@ import logging
 from datetime import datetime, timedelta
 from typing import cast
 
-from sqlalchemy import Table, exists, func, or_, select, update
+from sqlalchemy import Connection, Table, exists, func, or_, select, update
 
 from escoba.engine import Phase
+from escoba.web.base.clock import Clock
+from escoba.web.base.db import Database
 from escoba.web.base.errors import Busy
 from escoba.web.base.models import SeatNoticeRow, SeatRow, TableNoticeRow, TableRow
-from escoba.web.table.command_path import Change, CommandPath
-from escoba.web.table.notice import Notice, NoticeKind
+from escoba.web.base.settings import Settings
+from escoba.web.notices.notice import Notice, NoticeKind
+from escoba.web.table.command_path import Change, SideWrite
 from escoba.web.table.pages import TableStatus
-from escoba.web.table.store import SeatRecord, TableRecord, names
+from escoba.web.table.store import SeatRecord, TableRecord, TableStore, names
 
 log = logging.getLogger("escoba.notices")
 
@@ -53,8 +56,31 @@ _TURN_DONE = (
 )
 
 
-class NoticeSweeps(CommandPath):
-    def notice_sweep(self) -> list[Notice]:
+class NoticeSweep:
+    """The sweep's finding and claiming: on the database, reading tables
+    through the table store (the service's, whose caches serve), at the
+    clock's time, by the settings' hours; the command path's hook hears of
+    an absence reached, so that the table's open pages show TERMINAR POR
+    AUSENCIA at once."""
+
+    def __init__(
+        self,
+        db: Database,
+        store: TableStore,
+        clock: Clock,
+        settings: Settings,
+        write: SideWrite,
+    ) -> None:
+        """`write`: the command path's door for a write beside the commands
+        (`CommandPath.write`), through which an absence the sweep marks
+        reaches the table's pages."""
+        self.db = db
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.write = write
+
+    def due(self) -> list[Notice]:
         """The notices that came due since the last sweep (by any process),
         claimed for this one to send."""
         now = self.clock.now()
@@ -141,13 +167,15 @@ class NoticeSweeps(CommandPath):
         absence is reached, the table's open pages hear of it (after the
         commit; PostgreSQL's NOTIFY rides the claim's transaction)."""
         absence = level > len(self.settings.warning_fractions)
-        with self.db.write() as conn:
+        claimed: list[bool] = []
+
+        def write(conn: Connection) -> Change | None:
             conn.execute(
                 self.db.upsert(_SN)
                 .values(seat_id=seat_id, kinds=None, warned_level=0)
                 .on_conflict_do_nothing(index_elements=[_SN.c.seat_id])
             )
-            claimed = conn.execute(
+            done = conn.execute(
                 update(_SN)
                 .where(
                     _SN.c.seat_id == seat_id,
@@ -160,15 +188,15 @@ class NoticeSweeps(CommandPath):
                 )
                 .values(warned_turn_since=table.turn_since, warned_level=level)
             )
-            if claimed.rowcount != 1:
-                return False
-            if absence:
-                self.after_commit.during(conn, Change(table.id, table.version))
-        if absence:
+            if done.rowcount != 1:
+                return None
+            claimed.append(True)
             # the same version: the pages fetch their board again (now with
             # TERMINAR POR AUSENCIA), and no command made on it goes stale
-            self.after_commit.after(Change(table.id, table.version))
-        return True
+            return Change(table.id, table.version) if absence else None
+
+        self.write(write)
+        return bool(claimed)
 
     # ------------------------------------------------------------------
     # The table's expiry

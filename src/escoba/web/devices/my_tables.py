@@ -27,9 +27,12 @@ from sqlalchemy.orm import aliased
 
 from escoba.engine import GameState, Phase, RuleSet
 from escoba.engine.seats import seats_of_side
+from escoba.web.base.clock import Clock
+from escoba.web.base.db import Database
 from escoba.web.base.models import DeviceSeatRow, SeatRow, TableRow
-from escoba.web.table.command_path import CommandPath
+from escoba.web.base.settings import Settings
 from escoba.web.table.pages import TableStatus
+from escoba.web.table.store import TableStore
 
 _T = cast(Table, TableRow.__table__)
 _S = cast(Table, SeatRow.__table__)
@@ -92,7 +95,7 @@ class ListedTable:
     @property
     def rules_id(self) -> str | None:
         """The id of the page's description of the table's house rules (None:
-        the site's): `MyTables.house_rules` has one per distinct rules."""
+        the site's): `TableList.house_rules` has one per distinct rules."""
         return None if self.rules.is_site else rules_id(self.rules)
 
 
@@ -102,10 +105,10 @@ def rules_id(rules: RuleSet) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class MyTables:
+class TableList:
     """A device's list. `mark` changes whenever the list may show something
     else (a version of a listed table grows, a table comes or goes): the
-    page's live stream compares it (`TableService.my_tables_mark`)."""
+    page's live stream compares it (`MyTables.mark`)."""
 
     tables: tuple[ListedTable, ...]
     mark: int
@@ -228,10 +231,19 @@ _MARK = select(_T.c.id, _T.c.version).where(_T.c.id.in_(_DEVICE_TABLES), _LISTED
 _LISTED_IDS = select(_T.c.id, _T.c.invite).where(_T.c.id.in_(_DEVICE_TABLES), _LISTED)
 
 
-class Listing(CommandPath):
-    """«Mis mesas» (see the module's docstring)."""
+class MyTables:
+    """«Mis mesas» (see the module's docstring): read on the database, the
+    games' states from the table store's cache, at the clock's time, by the
+    settings' days and hours."""
 
-    def my_tables(self, device_id: int) -> MyTables:
+    def __init__(self, db: Database, store: TableStore, clock: Clock, settings: Settings) -> None:
+        self.db = db
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+
+    def of(self, device_id: int) -> TableList:
+        """The list of the device `device_id`."""
         now = self.clock.now()
         params = {"device": device_id, "cutoff": self._finished_cutoff(now)}
         with self.db.snapshot() as conn:
@@ -246,7 +258,7 @@ class Listing(CommandPath):
         ]
         tables.sort(key=_order)
         mark = _mark(len(by_table), sum(seats[0].version for seats in by_table.values()))
-        return MyTables(tuple(tables), mark)
+        return TableList(tuple(tables), mark)
 
     def elsewhere(self, device_id: int, invite: str, listening: bool = False) -> Elsewhere:
         """The device's tables other than `invite` that wait for it: the
@@ -278,7 +290,7 @@ class Listing(CommandPath):
         )
         return Elsewhere(tuple(w[2] for w in waiting), others)
 
-    def my_tables_mark(self, device_id: int) -> tuple[int, tuple[int, ...]]:
+    def mark(self, device_id: int) -> tuple[int, tuple[int, ...]]:
         """The list's `mark` now, and the ids of its tables (what a live
         stream of the list listens to), in one small statement."""
         params = {"device": device_id, "cutoff": self._finished_cutoff(self.clock.now())}
@@ -341,7 +353,7 @@ def arrivals_query(invites: Sequence[str]) -> str:
     return ",".join(invites) if len(invites) <= ARRIVALS_NAMED else str(len(invites))
 
 
-def arrivals(mine: MyTables | None, given: str | None) -> Arrivals | None:
+def arrivals(mine: TableList | None, given: str | None) -> Arrivals | None:
     """`llegadas` read back against the browser's own list: only its tables
     are named (a made-up address names nothing); None when it says nothing."""
     if mine is None or not given or len(given) > 4096:
