@@ -46,7 +46,7 @@ from escoba.web.notices.watching import Watching
 from escoba.web.table.command_path import AfterOnly, Change, Commit
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.service import TableService
-from escoba.web.table.store import SeatRecord, names
+from escoba.web.table.store import SeatRecord, names, person_on_turn
 
 log = logging.getLogger("escoba.notices")
 
@@ -95,8 +95,8 @@ def notices_for(commit: Commit, absence_hours: float) -> list[Notice]:
         return [notice(NoticeKind.ROUND, s) for s in playing]
     if state.phase is not Phase.PLAYING or not turn_began(before, state):
         return []
-    on_turn = next((s for s in playing if s.game_seat == state.round.turn), None)
-    if on_turn is None:
+    on_turn = person_on_turn(table, state)
+    if on_turn is None or on_turn.id is None or on_turn.position == commit.actor:
         return []
     begins = round_began(before, state)
     who = None if begins or actor is None else actor.name

@@ -27,7 +27,6 @@ from typing import cast
 
 from sqlalchemy import Connection, Table, exists, func, or_, select, update
 
-from escoba.engine import Phase
 from escoba.web.base.clock import Clock
 from escoba.web.base.db import Database
 from escoba.web.base.errors import Busy
@@ -36,7 +35,7 @@ from escoba.web.base.settings import Settings
 from escoba.web.notices.notice import Notice, NoticeKind
 from escoba.web.table.command_path import Change, SideWrite
 from escoba.web.table.pages import TableStatus
-from escoba.web.table.store import SeatRecord, TableRecord, TableStore, names
+from escoba.web.table.store import SeatRecord, TableRecord, TableStore, names, person_on_turn
 
 log = logging.getLogger("escoba.notices")
 
@@ -124,10 +123,8 @@ class NoticeSweep:
         if found is None:
             return []
         table, state = found
-        if table.status != TableStatus.PLAYING or state is None or state.phase is not Phase.PLAYING:
-            return []
-        on_turn = next((s for s in table.seats if s.game_seat == state.round.turn), None)
-        if on_turn is None or on_turn.robot is not None or on_turn.id is None:
+        on_turn = person_on_turn(table, state)
+        if on_turn is None or on_turn.id is None:
             return []
         level = self._turn_level(now - table.turn_since)
         if level == 0 or not self._claim_turn(table, on_turn.id, level):

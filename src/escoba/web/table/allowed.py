@@ -2,7 +2,14 @@
 table, its game, the time and who looks (`allowed`, an `Allowed`), and read
 by the commands' guards, the pages, the API's `can` and the templates —
 none of them works it out again (issue 36; lila's `Game.playable`,
-`resignable`…)."""
+`resignable`…).
+
+What the seats are doing, which these rest on, is worked out once in
+`store`: the seat on turn in a round being played (`seat_on_turn`,
+`person_on_turn`, `robot_on_turn`), the robots' seats (`robot_seats`) and
+the creator's partner (`creators_partner`). Which cards the seat on turn may
+play or claim is the engine's word alone (`View.legal`, `View.claimable`):
+the board, the API and the commands all read it there."""
 
 from __future__ import annotations
 

@@ -7,11 +7,11 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Connection
 
-from escoba.engine import EndReason, GameState, IllegalAction, Phase, end_game
+from escoba.engine import EndReason, GameState, IllegalAction, end_game
 from escoba.web.base.errors import Conflict, Forbidden
 from escoba.web.table.command_path import CommandPath, Outcome, logged_since
 from escoba.web.table.pages import TableStatus
-from escoba.web.table.store import Credential, TableRecord, TableTx
+from escoba.web.table.store import Credential, TableRecord, TableTx, person_on_turn
 
 
 class Ending(CommandPath):
@@ -90,12 +90,6 @@ def absence_moment(
     """When TERMINAR POR AUSENCIA becomes possible against the seat on turn
     (it is, once this moment has passed): `absence_hours` after its turn
     began, if a person is on turn in a round being played."""
-    if table.status != TableStatus.PLAYING or state is None:
-        return None
-    if state.phase is not Phase.PLAYING:
-        return None
-    turn = state.round.turn
-    seat = next((s for s in table.seats if s.game_seat == turn), None)
-    if seat is None or seat.robot is not None:
+    if person_on_turn(table, state) is None:
         return None
     return table.turn_since + timedelta(hours=absence_hours)

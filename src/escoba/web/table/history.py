@@ -49,7 +49,7 @@ from escoba.web.base.errors import NotFound
 from escoba.web.base.models import ActionLogRow
 from escoba.web.table.command_path import CommandPath
 from escoba.web.table.pages import TableStatus
-from escoba.web.table.store import Lru, TableRecord
+from escoba.web.table.store import Lru, TableRecord, robot_seats
 
 PAST_GAMES_CACHE = 256  # finished games kept parsed per process
 GAME_KINDS = ("start", "action", "next_round", "end", "expire")
@@ -209,9 +209,7 @@ class GameHistory(CommandPath):
                 number=table.game_number,
                 state=state,
                 names=tuple(s.name for s in seated),
-                robots=frozenset(
-                    s.game_seat for s in seated if s.robot is not None and s.game_seat is not None
-                ),
+                robots=robot_seats(table),
                 positions=tuple(s.position for s in seated),
                 current=True,
             )

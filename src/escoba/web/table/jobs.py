@@ -17,7 +17,7 @@ from escoba.web.base.models import TableRow
 from escoba.web.table.command_path import SERVER
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.play import Playing
-from escoba.web.table.store import TableTx, robot_on_turn
+from escoba.web.table.store import TableTx, robot_on_turn, seat_on_turn
 
 _PLAYING_IDS = select(TableRow.id).where(TableRow.status == TableStatus.PLAYING.value)
 
@@ -44,14 +44,10 @@ class Jobs(Playing):
             if found is None:
                 return None
             table, state = found
-            if table.status != TableStatus.PLAYING or state is None:
+            robot = seat_on_turn(table, state)
+            if state is None or robot is None or robot.robot is None or robot.game_seat is None:
                 return None
-            turn = state.turn
-            robot = next(
-                (s for s in table.seats if s.game_seat == turn and s.robot is not None), None
-            )
-            if robot is None or turn is None or robot.robot is None:
-                return None
+            turn = robot.game_seat
             return RobotTurn(
                 table_id=table.id,
                 invite=table.invite,

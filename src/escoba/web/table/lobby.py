@@ -28,6 +28,7 @@ from escoba.web.table.store import (
     SeatRecord,
     TableRecord,
     TableTx,
+    creators_partner,
     find_seat,
     free_position,
     hash_token,
@@ -271,9 +272,6 @@ def play_order(table: TableRecord) -> list[SeatRecord]:
     seats = sorted(table.seats, key=lambda s: s.position)
     if len(seats) != MAX_SEATS:
         return seats
-    partner_pos = table.partner_position
-    if partner_pos is None or not any(s.position == partner_pos for s in seats[1:]):
-        partner_pos = seats[2].position
-    partner = next(s for s in seats if s.position == partner_pos)
+    partner = next(s for s in seats if s.position == creators_partner(table))
     others = [s for s in seats[1:] if s is not partner]
     return [seats[0], others[0], partner, others[1]]

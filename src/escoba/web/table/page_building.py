@@ -7,21 +7,22 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
-from escoba.engine import GameState, Phase, view
+from escoba.engine import GameState, view
 from escoba.web.table.allowed import allowed
 from escoba.web.table.chat import read_chat
 from escoba.web.table.coaching import coach_status
 from escoba.web.table.ending import absence_moment
 from escoba.web.table.pages import ChatLine, PageSeat, SeriesScore, TablePage, TableStatus
 from escoba.web.table.store import (
-    MAX_SEATS,
     Credential,
     SeatRecord,
     TableRecord,
+    creators_partner,
     find_seat,
     has_game,
     names,
     rules_of,
+    turn_is_played,
 )
 from escoba.web.table.story import StoryReads, round_points
 from escoba.words import say_result
@@ -60,7 +61,6 @@ class PageBuilding(StoryReads):
             seat_view = view(state, me.game_seat if plays and me is not None else None)
         now = self.clock.now()
         result = state.result if state is not None else None
-        four = len(table.seats) == MAX_SEATS
         return TablePage(
             invite=table.invite,
             status=status,
@@ -73,11 +73,7 @@ class PageBuilding(StoryReads):
             chat=tuple(chat),
             game_number=table.game_number,
             can=allowed(table, you, state, now, self.settings.absence_hours),
-            partner_position=(
-                table.partner_position
-                if table.partner_position is not None
-                else (sorted(s.position for s in table.seats)[2] if four else None)
-            ),
+            partner_position=creators_partner(table),
             result_text=(
                 None
                 if result is None or state is None
@@ -95,14 +91,6 @@ class PageBuilding(StoryReads):
             series=series,
             rules=rules_of(table),
         )
-
-
-def turn_is_played(table: TableRecord, state: GameState | None) -> bool:
-    """A seat is on turn in a round being played (not between rounds, not
-    after the game): `tables.turn_since` is when its turn began."""
-    return (
-        table.status == TableStatus.PLAYING and state is not None and state.phase is Phase.PLAYING
-    )
 
 
 def page_seat(table: TableRecord, seat: SeatRecord, you: SeatRecord | None) -> PageSeat:

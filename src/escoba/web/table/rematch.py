@@ -9,8 +9,8 @@ from __future__ import annotations
 from escoba.web.base.errors import Invalid
 from escoba.web.table.allowed import rematch_refusal
 from escoba.web.table.command_path import Outcome
-from escoba.web.table.lobby import Lobby, play_order
-from escoba.web.table.store import MAX_SEATS, Credential, TableRecord, TableTx
+from escoba.web.table.lobby import Lobby
+from escoba.web.table.store import MAX_SEATS, Credential, TableRecord, TableTx, creators_partner
 
 
 class Rematches(Lobby):
@@ -46,7 +46,6 @@ class Rematches(Lobby):
 def next_partner(table: TableRecord) -> int:
     """CAMBIAR: the creator's next partner, in turn among the other three."""
     others = sorted(s.position for s in table.seats if s.position != 0)
-    current = table.partner_position
-    if current not in others:
-        current = play_order(table)[2].position
+    current = creators_partner(table)
+    assert current is not None  # (a rematch's pairs are chosen at four)
     return others[(others.index(current) + 1) % len(others)]

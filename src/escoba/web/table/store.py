@@ -492,10 +492,53 @@ def queued_analysis(
     }
 
 
-def robot_on_turn(table: TableRecord, state: GameState | None) -> bool:
-    if table.status != TableStatus.PLAYING or state is None:
-        return False
-    if state.phase is not Phase.PLAYING:
-        return False
+# ----------------------------------------------------------------------
+# What a table's seats are doing now: worked out here once, read by the
+# commands, the pages, the notices and the jobs (issue 36).
+
+
+def turn_is_played(table: TableRecord, state: GameState | None) -> bool:
+    """A seat is on turn in a round being played (not between rounds, not
+    after the game): `tables.turn_since` is when its turn began."""
+    return (
+        table.status == TableStatus.PLAYING and state is not None and state.phase is Phase.PLAYING
+    )
+
+
+def seat_on_turn(table: TableRecord, state: GameState | None) -> SeatRecord | None:
+    """The seat on turn in a round being played (`turn_is_played`), or None."""
+    if state is None or not turn_is_played(table, state):
+        return None
     turn = state.round.turn
-    return any(s.game_seat == turn and s.robot is not None for s in table.seats)
+    return next((s for s in table.seats if s.game_seat == turn), None)
+
+
+def robot_on_turn(table: TableRecord, state: GameState | None) -> bool:
+    """A robot is on turn in a round being played: its runner plays next."""
+    seat = seat_on_turn(table, state)
+    return seat is not None and seat.robot is not None
+
+
+def person_on_turn(table: TableRecord, state: GameState | None) -> SeatRecord | None:
+    """The person on turn in a round being played (whom the notices warn,
+    and against whom TERMINAR POR AUSENCIA may be pressed), or None."""
+    seat = seat_on_turn(table, state)
+    return seat if seat is not None and seat.robot is None else None
+
+
+def robot_seats(table: TableRecord) -> frozenset[int]:
+    """The engine seats a robot plays."""
+    return frozenset(
+        s.game_seat for s in table.seats if s.robot is not None and s.game_seat is not None
+    )
+
+
+def creators_partner(table: TableRecord) -> int | None:
+    """LAS PAREJAS, at a table of four: the position of the creator's
+    partner, who sits opposite: the seat chosen, or else the third seat by
+    position. None with fewer seats than four."""
+    if len(table.seats) != MAX_SEATS:
+        return None
+    others = sorted(s.position for s in table.seats if s.position != 0)
+    chosen = table.partner_position
+    return chosen if chosen in others else sorted(s.position for s in table.seats)[2]

@@ -308,13 +308,6 @@ class StoryReads(GameHistory):
         return played, state, state.result
 
 
-def robot_seats(table: TableRecord) -> frozenset[int]:
-    """The engine seats a robot plays."""
-    return frozenset(
-        s.game_seat for s in table.seats if s.robot is not None and s.game_seat is not None
-    )
-
-
 def series_names(
     series: SeriesScore, sides: Sequence[Sequence[int]]
 ) -> tuple[tuple[tuple[int, ...], int], ...]:
