@@ -6,15 +6,26 @@ service, without HTTP."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
 
-from escoba.engine import GameState
+from escoba.engine import GameState, RuleSet, new_game, shuffled_deck
 from escoba.web.base.errors import Conflict
 from escoba.web.table.allowed import allowed, rematch_refusal
 from escoba.web.table.pages import Allowed
-from escoba.web.table.store import SeatRecord, TableRecord, find_seat
+from escoba.web.table.store import (
+    SeatRecord,
+    TableRecord,
+    creators_partner,
+    find_seat,
+    person_on_turn,
+    robot_on_turn,
+    robot_seats,
+    seat_on_turn,
+)
 
 from .helpers import create, join, play_until_over, service_of
 
@@ -66,3 +77,34 @@ def test_the_page_says_what_the_guards_allow_from_lobby_to_rematch(app_client: T
     assert refused.value.code == "already_accepted"
     assert ana.table()["can"]["rematch"] is False  # and the API's `can`
     assert beto.table()["can"]["rematch"] is True
+
+
+def _table(positions: list[int], partner: int | None, robots: dict[int, str]) -> TableRecord:
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    seats = [
+        SeatRecord(p + 1, p, f"S{p}", robots.get(p), None, i, False)
+        for i, p in enumerate(positions)
+    ]
+    return TableRecord(1, "x" * 22, "playing", 21, 5, 1, partner, now, now, False, seats)
+
+
+def test_the_creators_partner_is_the_one_chosen_or_else_the_third_seat() -> None:
+    assert creators_partner(_table([0, 1, 2, 3], None, {})) == 2
+    assert creators_partner(_table([0, 1, 3, 2], None, {})) == 2
+    assert creators_partner(_table([0, 1, 2, 3], 3, {})) == 3
+    # with three seats there are no pairs, whatever was chosen before one left
+    assert creators_partner(_table([0, 1, 3], 3, {})) is None
+
+
+def test_who_is_on_turn_only_in_a_round_being_played() -> None:
+    state = new_game(RuleSet(), 2, shuffled_deck(random.Random(5)))
+    turn = state.round.turn
+    people = _table([0, 1], None, {})
+    robot = _table([0, 1], None, {turn: "carmen"})
+    assert seat_on_turn(people, state) is not None
+    assert person_on_turn(people, state) is seat_on_turn(people, state)
+    assert not robot_on_turn(people, state)
+    assert person_on_turn(robot, state) is None and robot_on_turn(robot, state)
+    assert robot_seats(robot) == frozenset({turn})
+    lobby = replace(people, status="lobby")
+    assert seat_on_turn(lobby, state) is None and seat_on_turn(people, None) is None
