@@ -81,10 +81,10 @@ def test_the_page_says_what_the_guards_allow_from_lobby_to_rematch(app_client: T
 
 def _table(positions: list[int], partner: int | None, robots: dict[int, str]) -> TableRecord:
     now = datetime(2026, 12, 1, tzinfo=UTC)
-    seats = [
+    seats = tuple(
         SeatRecord(p + 1, p, f"S{p}", robots.get(p), None, i, False)
         for i, p in enumerate(positions)
-    ]
+    )
     return TableRecord(1, "x" * 22, "playing", 21, 5, 1, partner, now, now, False, seats)
 
 

@@ -26,7 +26,7 @@ from escoba.web.table.reads import table_versions
 from .helpers import Player, create, join, run_async, service_of
 from .recording import Recorder, Told, dispatcher_of, heard, seat_id, told
 from .servers import wait_until
-from .test_dispatch import TURN, _play
+from .notices.test_dispatch import TURN, _play
 
 
 def test_a_catch_up_sends_each_stream_only_what_it_missed() -> None:

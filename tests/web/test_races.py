@@ -207,12 +207,35 @@ def test_a_command_writes_only_on_the_version_it_loaded(app_client: TestClient) 
         tx = TableTx(conn, table)
         moved = text("UPDATE tables SET version = version + 5 WHERE id = :id")
         conn.execute(moved, {"id": table.id})
-        table.version += 1
-        table.partner_position = 1
+        tx.table.version += 1  # (the command's working copy)
+        tx.table.partner_position = 1
         tx.log_rows.append({"table_id": table.id})  # never reached
         tx.write()
     assert service.version(ana.invite) == before  # the whole transaction rolled back
     assert [row.kind for row in service.log(ana.invite)] == ["create"]
+
+
+def test_a_table_read_is_never_changed_a_command_changes_its_own_copy(
+    app_client: TestClient,
+) -> None:
+    """The records a read gets are the ones the cache shares with every other
+    read: frozen. A command gets its own draft; once it commits, the cache
+    keeps the draft's record, and the record read before stays as it was."""
+    import dataclasses
+
+    ana = create(app_client, "Ana")
+    service = service_of(app_client)
+    with service.db.snapshot() as conn:
+        read = service.store.snap(conn, ana.invite)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        read.version += 1  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        read.seats[0].name = "Eva"  # type: ignore[misc]
+    service.join(ana.invite, "Beto")
+    with service.db.snapshot() as conn:
+        after = service.store.snap(conn, ana.invite)
+    assert (read.version, len(read.seats)) == (1, 1)
+    assert (after.version, [s.name for s in after.seats]) == (2, ["Ana", "Beto"])
 
 
 def test_a_replayed_move_is_refused_without_the_write_lock(

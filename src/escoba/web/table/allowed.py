@@ -19,11 +19,17 @@ from escoba.engine import EndReason, GameState, Phase
 from escoba.web.base.errors import Conflict
 from escoba.web.table.ending import absent_seat
 from escoba.web.table.pages import Allowed, TableStatus
-from escoba.web.table.store import MAX_SEATS, SeatRecord, TableRecord, free_position
+from escoba.web.table.store import (
+    MAX_SEATS,
+    AnyTable,
+    SeatDraft,
+    SeatRecord,
+    free_position,
+)
 
 
 def rematch_refusal(
-    table: TableRecord, seat: SeatRecord, state: GameState | None
+    table: AnyTable, seat: SeatRecord | SeatDraft, state: GameState | None
 ) -> Conflict | None:
     """Why `seat` may not ask for the rematch now (the refusal the command
     raises), or None: it may."""
@@ -37,8 +43,8 @@ def rematch_refusal(
 
 
 def allowed(
-    table: TableRecord,
-    you: SeatRecord | None,
+    table: AnyTable,
+    you: SeatRecord | SeatDraft | None,
     state: GameState | None,
     now: datetime,
     absence_hours: float,

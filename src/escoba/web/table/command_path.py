@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Protocol, cast
+from typing import Any, Final, Protocol, cast, overload
 
 from sqlalchemy import Connection, Table, select
 from sqlalchemy.exc import OperationalError
@@ -39,8 +39,11 @@ from escoba.web.base.settings import Settings
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.store import (
     UNSET,
+    AnyTable,
     Credential,
+    SeatDraft,
     SeatRecord,
+    TableDraft,
     TableRecord,
     TableStore,
     TableTx,
@@ -310,7 +313,7 @@ class CommandPath:
                 outcome.table_id,
                 outcome.version,
                 mover=None if actor is None else actor.id,
-                commit=committed(tx, state, self.clock.now()),
+                commit=committed(table, tx, state, self.clock.now()),
                 robot_next=bool(robot_next),
                 analysis_queued=bool(tx.analysis_rows),
             )
@@ -326,19 +329,20 @@ class CommandPath:
         `_DiedBeforeWriting` instead of the database's error."""
         with self.db.write() as conn:
             try:
-                table = self.store.select(conn, "invite", run.invite, lock=True)
+                loaded = self.store.select(conn, "invite", run.invite, lock=True)
             except OperationalError as err:
                 if retry and err.connection_invalidated:
                     raise _DiedBeforeWriting from err
                 raise
-            if table is None:
+            if loaded is None:
                 raise NotFound("no_table")
             version = run.version
-            if version is not None and version != table.version:
-                if run.done is not None and run.done(conn, table, version):
-                    return Outcome(table.id, table.version)
+            if version is not None and version != loaded.version:
+                if run.done is not None and run.done(conn, loaded, version):
+                    return Outcome(loaded.id, loaded.version)
                 raise Conflict("stale")
-            tx = TableTx(conn, table)
+            tx = TableTx(conn, loaded)
+            table = tx.table  # the command's working copy
             run.command(tx)
             state = self._current_state(tx)
             robot_next = robot_on_turn(table, state)
@@ -349,7 +353,7 @@ class CommandPath:
                 table.last_action_at = self.clock.now()
             tx.write()
             self.after_commit.during(conn, Change(table.id, table.version))
-        return table, tx, state, bool(robot_next)
+        return table.record(), tx, state, bool(robot_next)
 
     def write(self, write: Callable[[Connection], Change | None]) -> Change | None:
         """A write that is no command on a locked table, told to the hook as
@@ -392,7 +396,7 @@ class CommandPath:
     def _current_state(self, tx: TableTx) -> GameState | None:
         """In a command: the state as the command has left it so far."""
         if tx.state is UNSET:
-            tx.state = tx.state_before = self.store.committed(tx.conn, tx.table)
+            tx.state = tx.state_before = self.store.committed(tx.conn, tx.committed)
         state: GameState | None = tx.state
         return state
 
@@ -422,8 +426,19 @@ class CommandPath:
     # ------------------------------------------------------------------
     # Who is acting
 
-    def _player(self, table: TableRecord, token: Credential) -> SeatRecord:
-        seat = find_seat(table.seats, token)
+    @overload
+    def _player(self, table: TableDraft, token: Credential) -> SeatDraft: ...
+    @overload
+    def _player(self, table: TableRecord, token: Credential) -> SeatRecord: ...
+
+    def _player(self, table: AnyTable, token: Credential) -> SeatRecord | SeatDraft:
+        """The seat of `token`, playing in the game: the one who acts (in a
+        command, the draft's seat, which the command may change)."""
+        seat: SeatRecord | SeatDraft | None
+        if isinstance(table, TableDraft):
+            seat = find_seat(table.seats, token)
+        else:
+            seat = find_seat(table.seats, token)
         if seat is None:
             raise Forbidden("not_seated")
         if table.status == TableStatus.LOBBY:
@@ -457,15 +472,15 @@ def logged_since(
     return any(reason is None or p.get("reason") == reason for (p,) in conn.execute(query))
 
 
-def committed(tx: TableTx, state: GameState | None, now: datetime) -> Commit:
+def committed(table: TableRecord, tx: TableTx, state: GameState | None, now: datetime) -> Commit:
     """A committed command's `Commit`: who acted is the seat of its first log
     entry or chat line (a rematch's last acceptance comes before the start
     it makes)."""
     first = tx.log_rows[0] if tx.log_rows else tx.chat_rows[0] if tx.chat_rows else None
     before = tx.state_before
     return Commit(
-        table=tx.table,
-        status_before=tx.status_before,
+        table=table,
+        status_before=tx.committed.status,
         state_before=None if before is UNSET else before,
         state=state,
         actor=None if first is None else first["position"],

@@ -11,7 +11,13 @@ from escoba.engine import EndReason, GameState, IllegalAction, end_game
 from escoba.web.base.errors import Conflict, Forbidden
 from escoba.web.table.command_path import CommandPath, Outcome, logged_since
 from escoba.web.table.pages import TableStatus
-from escoba.web.table.store import Credential, TableRecord, TableTx, person_on_turn
+from escoba.web.table.store import (
+    AnyTable,
+    Credential,
+    TableRecord,
+    TableTx,
+    person_on_turn,
+)
 
 
 class Ending(CommandPath):
@@ -75,7 +81,7 @@ class Ending(CommandPath):
 
 
 def absent_seat(
-    table: TableRecord, state: GameState | None, now: datetime, absence_hours: float
+    table: AnyTable, state: GameState | None, now: datetime, absence_hours: float
 ) -> int | None:
     """The engine seat on turn, if a person has let it sit over `absence_hours`."""
     moment = absence_moment(table, state, absence_hours)
@@ -85,7 +91,7 @@ def absent_seat(
 
 
 def absence_moment(
-    table: TableRecord, state: GameState | None, absence_hours: float
+    table: AnyTable, state: GameState | None, absence_hours: float
 ) -> datetime | None:
     """When TERMINAR POR AUSENCIA becomes possible against the seat on turn
     (it is, once this moment has passed): `absence_hours` after its turn

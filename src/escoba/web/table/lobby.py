@@ -25,8 +25,8 @@ from escoba.web.table.pages import TableStatus
 from escoba.web.table.store import (
     MAX_SEATS,
     Credential,
-    SeatRecord,
-    TableRecord,
+    SeatDraft,
+    TableDraft,
     TableTx,
     creators_partner,
     find_seat,
@@ -138,7 +138,7 @@ class Lobby(CommandPath):
             if any(look_alike(name, s.name) for s in table.seats):
                 raise Conflict("name_taken")
             tx.add_seat(
-                SeatRecord(None, position, name, None, hash_token(token), None, False),
+                SeatDraft(None, position, name, None, hash_token(token), None, False),
                 self.clock.now(),
             )
             self._log(tx, position, "join", {"name": name})
@@ -163,7 +163,7 @@ class Lobby(CommandPath):
             ):
                 raise Conflict("name_taken")
             tx.add_seat(
-                SeatRecord(None, position, SEATABLE[robot].display_name, robot, None, None, False),
+                SeatDraft(None, position, SEATABLE[robot].display_name, robot, None, None, False),
                 self.clock.now(),
             )
             self._log(tx, 0, "add_robot", {"robot": robot, "position": position})
@@ -211,7 +211,7 @@ class Lobby(CommandPath):
 
     # ------------------------------------------------------------------
 
-    def _require_creator_in_lobby(self, table: TableRecord, token: Credential) -> SeatRecord:
+    def _require_creator_in_lobby(self, table: TableDraft, token: Credential) -> SeatDraft:
         seat = find_seat(table.seats, token)
         if seat is None or seat.position != 0:
             raise Forbidden("not_creator")
@@ -266,7 +266,7 @@ class Lobby(CommandPath):
         )
 
 
-def play_order(table: TableRecord) -> list[SeatRecord]:
+def play_order(table: TableDraft) -> list[SeatDraft]:
     """Engine seats in play order. The creator deals first (seat 0); with
     four, the chosen partner sits opposite (seat 2)."""
     seats = sorted(table.seats, key=lambda s: s.position)

@@ -8,7 +8,12 @@ from sqlalchemy import Connection
 from escoba.engine import Action, Card, GameState, IllegalAction, apply, start_next_round
 from escoba.web.base.errors import Conflict, Forbidden
 from escoba.web.table.command_path import CommandPath, Outcome, logged_since
-from escoba.web.table.store import Credential, SeatRecord, TableRecord, TableTx
+from escoba.web.table.store import (
+    Credential,
+    SeatDraft,
+    TableRecord,
+    TableTx,
+)
 
 
 class Playing(CommandPath):
@@ -43,7 +48,7 @@ class Playing(CommandPath):
 
         return self._command(invite, token, version, command, done=done)
 
-    def _play(self, tx: TableTx, seat: SeatRecord, action: Action) -> None:
+    def _play(self, tx: TableTx, seat: SeatDraft, action: Action) -> None:
         state = self._state(tx)
         if seat.game_seat is None:
             raise Forbidden("not_playing")

@@ -10,7 +10,13 @@ from escoba.web.base.errors import Invalid
 from escoba.web.table.allowed import rematch_refusal
 from escoba.web.table.command_path import Outcome
 from escoba.web.table.lobby import Lobby
-from escoba.web.table.store import MAX_SEATS, Credential, TableRecord, TableTx, creators_partner
+from escoba.web.table.store import (
+    MAX_SEATS,
+    Credential,
+    TableDraft,
+    TableTx,
+    creators_partner,
+)
 
 
 class Rematches(Lobby):
@@ -43,7 +49,7 @@ class Rematches(Lobby):
         return self._command(invite, token, version, command)
 
 
-def next_partner(table: TableRecord) -> int:
+def next_partner(table: TableDraft) -> int:
     """CAMBIAR: the creator's next partner, in turn among the other three."""
     others = sorted(s.position for s in table.seats if s.position != 0)
     current = creators_partner(table)

@@ -11,7 +11,6 @@ request.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import re
 import secrets
@@ -91,9 +90,10 @@ _INSERT_ANALYSIS = insert(cast(Table, RoundAnalysisRow.__table__)).inline()
 _INSERT_TABLE = insert(_T)
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class SeatRecord:
-    """A seat as read from its row (`id` is None until a command inserts it)."""
+    """A seat as committed (`id` is None until a command inserts it): read
+    from its row, shared through the cache, never changed."""
 
     id: int | None
     position: int
@@ -103,12 +103,32 @@ class SeatRecord:
     game_seat: int | None
     rematch: bool
 
+    def draft(self) -> SeatDraft:
+        return SeatDraft(*(getattr(self, f) for f in _SEAT_ALL))
+
 
 @dataclass(slots=True, eq=False)
+class SeatDraft:
+    """A seat in a command's working copy of its table (`TableDraft`): the
+    same fields as `SeatRecord`, which the command may change."""
+
+    id: int | None
+    position: int
+    name: str
+    robot: str | None
+    token_hash: str | None
+    game_seat: int | None
+    rematch: bool
+
+    def record(self) -> SeatRecord:
+        return SeatRecord(*(getattr(self, f) for f in _SEAT_ALL))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class TableRecord:
-    """A table and its seats. For reads, a committed snapshot, shared through
-    the cache and never changed; for a command, its own working copy, which
-    `TableTx` writes back."""
+    """A table and its seats as committed: read from its rows, shared through
+    the cache (and with the commit's listeners), never changed. A command
+    changes its own `draft` instead."""
 
     id: int
     invite: str
@@ -120,8 +140,47 @@ class TableRecord:
     turn_since: datetime
     last_action_at: datetime
     robot_due: bool
-    seats: list[SeatRecord]
+    seats: tuple[SeatRecord, ...]
     rules: dict[str, Any] | None = None  # as stored: see `rules_of`
+
+    def draft(self) -> TableDraft:
+        """A command's working copy."""
+        fields = {f: getattr(self, f) for f in _TABLE_ALL}
+        return TableDraft(**fields, seats=[s.draft() for s in self.seats], rules=self.rules)
+
+
+@dataclass(slots=True, eq=False)
+class TableDraft:
+    """A command's working copy of a `TableRecord`, which the command changes
+    and `TableTx` writes back; once committed, its `record` is what the
+    cache keeps."""
+
+    id: int
+    invite: str
+    status: str
+    target: int
+    version: int
+    game_number: int
+    partner_position: int | None
+    turn_since: datetime
+    last_action_at: datetime
+    robot_due: bool
+    seats: list[SeatDraft]
+    rules: dict[str, Any] | None = None
+
+    def record(self) -> TableRecord:
+        fields = {f: getattr(self, f) for f in _TABLE_ALL}
+        seats = tuple(s.record() for s in self.seats)
+        return TableRecord(**fields, seats=seats, rules=self.rules)
+
+
+#: A table read (committed) or a command's working copy: what a function
+#: that only reads a table takes.
+AnyTable = TableRecord | TableDraft
+#: A seat of either: a function that finds a seat gives back the kind it got.
+AnySeat = TypeVar("AnySeat", SeatRecord, SeatDraft)
+_SEAT_ALL = ("id", "position", *_SEAT_FIELDS)
+_TABLE_ALL = ("id", "invite", *_TABLE_FIELDS)
 
 
 class TableTx:
@@ -130,12 +189,12 @@ class TableTx:
     the command path (`CommandPath._command`) then writes back only what changed, with Core
     statements made once (no ORM identity map or flush on the hot path)."""
 
-    def __init__(self, conn: Connection, table: TableRecord) -> None:
+    def __init__(self, conn: Connection, committed: TableRecord) -> None:
         self.conn = conn
-        self.table = table
+        self.committed = committed  # the table as loaded: what `write` compares with
+        self.table = committed.draft()
         self.state: Any = UNSET  # the game as the command has left it so far
         self.state_before: Any = UNSET  # the committed game, once the command read it
-        self.status_before = table.status
         self.state_json: Any = UNSET  # to write to tables.state
         self.rounds_json: Any = UNSET  # to write to tables.rounds
         self.new_seats: list[dict[str, Any]] = []
@@ -143,10 +202,9 @@ class TableTx:
         self.log_rows: list[dict[str, Any]] = []
         self.chat_rows: list[dict[str, Any]] = []
         self.analysis_rows: list[dict[str, Any]] = []  # rounds it finished, to analyse
-        self._table_before = tuple(getattr(table, f) for f in _TABLE_FIELDS)
-        self._seats_before = {s.id: tuple(getattr(s, f) for f in _SEAT_FIELDS) for s in table.seats}
+        self._seats_before = {s.id: s for s in committed.seats}
 
-    def add_seat(self, seat: SeatRecord, joined_at: datetime) -> None:
+    def add_seat(self, seat: SeatDraft, joined_at: datetime) -> None:
         self.table.seats.append(seat)
         self.table.seats.sort(key=lambda s: s.position)
         self.new_seats.append(
@@ -154,7 +212,7 @@ class TableTx:
             | {f: getattr(seat, f) for f in _SEAT_FIELDS}
         )
 
-    def remove_seat(self, seat: SeatRecord) -> None:
+    def remove_seat(self, seat: SeatDraft) -> None:
         self.table.seats.remove(seat)
         if seat.id is not None:
             self.removed_seats.append(seat.id)
@@ -162,21 +220,19 @@ class TableTx:
     def write(self) -> None:
         """Write back what the command changed, in this transaction. The
         table's UPDATE also checks the version it was loaded at."""
-        table, conn = self.table, self.conn
+        table, before, conn = self.table, self.committed, self.conn
         changes: dict[str, Any] = {
-            f: getattr(table, f)
-            for f, before in zip(_TABLE_FIELDS, self._table_before, strict=True)
-            if getattr(table, f) != before
+            f: getattr(table, f) for f in _TABLE_FIELDS if getattr(table, f) != getattr(before, f)
         }
         if self.state_json is not UNSET:
             changes["state"] = self.state_json
         if self.rounds_json is not UNSET:
             changes["rounds"] = self.rounds_json
         if changes:
-            if table.version == self._table_before[2]:
+            if table.version == before.version:
                 raise RuntimeError("a table changed without a new version")  # see Lru use
             done = conn.execute(
-                _UPDATE_TABLE, {"key_id": table.id, "key_version": self._table_before[2], **changes}
+                _UPDATE_TABLE, {"key_id": table.id, "key_version": before.version, **changes}
             )
             if done.rowcount != 1:
                 raise Conflict("stale")
@@ -185,14 +241,13 @@ class TableTx:
         if self.new_seats:
             conn.execute(_INSERT_SEAT, self.new_seats)
         for seat in table.seats:
-            before = self._seats_before.get(seat.id)
-            if before is None:
+            was = self._seats_before.get(seat.id)
+            if was is None:
                 continue
-            now = tuple(getattr(seat, f) for f in _SEAT_FIELDS)
-            if now != before:
-                seat_changes = {
-                    f: v for f, v, b in zip(_SEAT_FIELDS, now, before, strict=True) if v != b
-                }
+            seat_changes = {
+                f: getattr(seat, f) for f in _SEAT_FIELDS if getattr(seat, f) != getattr(was, f)
+            }
+            if seat_changes:
                 conn.execute(_UPDATE_SEAT, {"key_id": seat.id, **seat_changes})
         if self.log_rows:
             conn.execute(_INSERT_LOG, self.log_rows)
@@ -320,7 +375,7 @@ class TableStore:
                 return None
             if table.version == probe.version:
                 self._tables.put((table.id, table.version), table)
-        return copy_table(table) if lock else table
+        return table
 
     def _load(self, conn: Connection, table_id: int) -> TableRecord | None:
         """The table's row and seats, in one statement."""
@@ -328,11 +383,11 @@ class TableStore:
         if not rows:
             return None
         # the records' fields are the selected columns (a seat's with "seat_")
-        seats = [
+        seats = tuple(
             SeatRecord(**{c: row._mapping[f"seat_{c}"] for c in _SEAT_COLUMNS})
             for row in rows
             if row.seat_id is not None
-        ]
+        )
         first = rows[0]._mapping
         return TableRecord(**{c.name: first[c.name] for c in _TABLE_COLUMNS}, seats=seats)
 
@@ -433,7 +488,7 @@ class HeldSeat:
 Credential = str | HeldSeat | None
 
 
-def find_seat(seats: Sequence[SeatRecord], token: Credential) -> SeatRecord | None:
+def find_seat(seats: Sequence[AnySeat], token: Credential) -> AnySeat | None:
     """The seat that holds `token`, if any."""
     if isinstance(token, HeldSeat):
         digest = token.token_hash
@@ -444,29 +499,24 @@ def find_seat(seats: Sequence[SeatRecord], token: Credential) -> SeatRecord | No
     return next((s for s in seats if s.token_hash == digest), None)
 
 
-def copy_table(table: TableRecord) -> TableRecord:
-    """A command's working copy of a (cached, shared) committed table."""
-    return dataclasses.replace(table, seats=[dataclasses.replace(s) for s in table.seats])
-
-
-def rules_of(table: TableRecord) -> RuleSet:
+def rules_of(table: AnyTable) -> RuleSet:
     """The table's rules: those its creator chose, or (a table made before
     the house rules) the site's to its target."""
     return RuleSet.from_dict({**(table.rules or {}), "target": table.target})
 
 
-def has_game(table: TableRecord) -> bool:
+def has_game(table: AnyTable) -> bool:
     """A game was started at this table (so it has a state): the state is
     first saved by the command that makes the first game."""
     return table.game_number > 0
 
 
-def free_position(table: TableRecord) -> int | None:
+def free_position(table: AnyTable) -> int | None:
     taken = {s.position for s in table.seats}
     return next((p for p in range(MAX_SEATS) if p not in taken), None)
 
 
-def names(table: TableRecord) -> list[str]:
+def names(table: AnyTable) -> list[str]:
     """The players' names by engine seat."""
     seats = [s for s in table.seats if s.game_seat is not None]
     return [s.name for s in sorted(seats, key=lambda s: s.game_seat or 0)]
@@ -497,7 +547,7 @@ def queued_analysis(
 # commands, the pages, the notices and the jobs (issue 36).
 
 
-def turn_is_played(table: TableRecord, state: GameState | None) -> bool:
+def turn_is_played(table: AnyTable, state: GameState | None) -> bool:
     """A seat is on turn in a round being played (not between rounds, not
     after the game): `tables.turn_since` is when its turn began."""
     return (
@@ -505,7 +555,7 @@ def turn_is_played(table: TableRecord, state: GameState | None) -> bool:
     )
 
 
-def seat_on_turn(table: TableRecord, state: GameState | None) -> SeatRecord | None:
+def seat_on_turn(table: AnyTable, state: GameState | None) -> SeatRecord | SeatDraft | None:
     """The seat on turn in a round being played (`turn_is_played`), or None."""
     if state is None or not turn_is_played(table, state):
         return None
@@ -513,27 +563,27 @@ def seat_on_turn(table: TableRecord, state: GameState | None) -> SeatRecord | No
     return next((s for s in table.seats if s.game_seat == turn), None)
 
 
-def robot_on_turn(table: TableRecord, state: GameState | None) -> bool:
+def robot_on_turn(table: AnyTable, state: GameState | None) -> bool:
     """A robot is on turn in a round being played: its runner plays next."""
     seat = seat_on_turn(table, state)
     return seat is not None and seat.robot is not None
 
 
-def person_on_turn(table: TableRecord, state: GameState | None) -> SeatRecord | None:
+def person_on_turn(table: AnyTable, state: GameState | None) -> SeatRecord | SeatDraft | None:
     """The person on turn in a round being played (whom the notices warn,
     and against whom TERMINAR POR AUSENCIA may be pressed), or None."""
     seat = seat_on_turn(table, state)
     return seat if seat is not None and seat.robot is None else None
 
 
-def robot_seats(table: TableRecord) -> frozenset[int]:
+def robot_seats(table: AnyTable) -> frozenset[int]:
     """The engine seats a robot plays."""
     return frozenset(
         s.game_seat for s in table.seats if s.robot is not None and s.game_seat is not None
     )
 
 
-def creators_partner(table: TableRecord) -> int | None:
+def creators_partner(table: AnyTable) -> int | None:
     """LAS PAREJAS, at a table of four: the position of the creator's
     partner, who sits opposite: the seat chosen, or else the third seat by
     position. None with fewer seats than four."""
