@@ -14,6 +14,10 @@ from typing import Any
 
 import pytest
 
+from escoba.i18n import ALL_LANGUAGES, HTML_LANG, LANG_COOKIE
+from escoba.names import Design, the_card
+from escoba.web.base.settings import Settings
+
 from .conftest import MISSING, SCREENSHOTS, LiveServer, new_context
 
 if MISSING:
@@ -233,6 +237,118 @@ def test_a_full_table_fits_every_screen(
         _play_in_view(page, f"{name}, a full table, {lang}")
     _choose_language(page, "es")
     shot(page, f"full-table-{name}")
+
+
+#: a seed whose first deal, played as `_fullest_felt` plays it, has Ana find
+#: fourteen cards on the felt and LLEVAR EL 15 open
+FULLEST_SEED = 2
+#: a name as long as a seat's may be (the settings' `name_max_length`)
+LONGEST_NAME = "Maximiliana Anastasia Gómez"[: Settings.model_fields["name_max_length"].default]
+
+
+@pytest.fixture
+def fullest_deal(tmp_path: Path) -> Iterator[LiveServer]:
+    """An app whose shuffles are the same every run (`FULLEST_SEED`)."""
+    live = LiveServer(tmp_path / "escoba.db", robot_delay=0.0, seed=FULLEST_SEED)
+    live.start()
+    yield live
+    live.stop()
+
+
+def _fullest_felt(base: str) -> ApiSeat:
+    """Ana (as long a name as a seat may have; she deals: «tú» and «reparte»
+    beside her name) and Beto take what they can in their first four plays,
+    then leave every card, Ana one that makes no 15 where she can, Beto one
+    that makes 15 where he can, until Ana's turn finds LLEVAR EL 15 open and
+    thirteen cards or more on the felt. Ana's seat."""
+    ana = ApiSeat.create(base, LONGEST_NAME)
+    beto = ApiSeat.join(base, ana.invite, "Beto")
+    ana.command("/start")
+    plays = 0
+    for _ in range(80):
+        for seat in (ana, beto):
+            view = seat.table()["view"]
+            legal = view["legal_actions"]
+            if not legal:
+                continue
+            claim = any(a["type"] == "claim" for a in legal)
+            if seat is ana and claim and len(view["table"]) >= 13:
+                return ana
+            played = [a for a in legal if a["type"] == "play"]
+            takes = [a for a in played if a["capture"]]
+            leaves = [a for a in played if not a["capture"]]
+            makes_15 = {a["card"] for a in takes}
+            if plays < 4 and takes:
+                action = max(takes, key=lambda a: len(a["capture"]))
+            else:
+                wanted = [a for a in leaves if (a["card"] in makes_15) == (seat is beto)]
+                action = (wanted or leaves)[0]
+            seat.command("/actions", action=action)
+            plays += 1
+    raise AssertionError("Ana never found LLEVAR EL 15 open with thirteen cards on the felt")
+
+
+#: the hand's buttons, and the room they leave under them on the fullest
+#: felt (px): for what a deal may still change
+ROOM = 8
+BUTTONS = ("#btn-take", "#btn-leave")
+
+#: the rows the felt's cards make
+FELT_ROWS = """() => new Set([...document.querySelectorAll('#table-cards .table-card')]
+  .map(c => Math.round(c.getBoundingClientRect().top))).size"""
+
+#: LLEVAR EL 15's hint with `longest` for the card it names
+LONGEST_HINT = """longest => {
+  const hint = document.querySelector('#play-hint');
+  const card = document.querySelector('#claim-form').dataset.name;
+  if (!hint.textContent.includes(card)) return false;
+  hint.textContent = hint.textContent.replace(card, longest);
+  return true;
+}"""
+
+
+def test_the_fullest_felt_with_llevar_el_15_fits_the_smallest_phone_in_every_language(
+    fullest_deal: LiveServer, browser: Browser
+) -> None:
+    """test_a_full_table_fits_every_screen failed in CI on a deal of its
+    own: at 360×640 in Portuguese, with LLEVAR EL 15 open on a full felt, the
+    take button ended at 653 px. «dá as cartas» took a line of its own in the
+    dealer's seat (78 px of seats, not 63), and the hint took three lines.
+    Here the worst of it on purpose, in every language the app speaks: two
+    full rows of cards on the felt (fourteen: at 360 px a third row starts at
+    fifteen), LLEVAR EL 15 open, its hint naming the language's longest card,
+    and the dealer's seat with the longest name and its tags. No seat grows
+    with its words (the seats' block is as tall in every language), and the
+    hand's buttons end `ROOM` px or more above the screen's bottom edge."""
+    context = _context(browser, "phone-360")
+    base = fullest_deal.url
+    heights: dict[str, float] = {}
+    try:
+        page = context.new_page()
+        ana = _fullest_felt(base)
+        ana.open_here(page)
+        for lang in ALL_LANGUAGES:
+            context.add_cookies([{"name": LANG_COOKIE, "value": lang, "url": base}])
+            page.goto(f"{base}/t/{ana.invite}")
+            expect(page.locator("html")).to_have_attribute("lang", HTML_LANG[lang])
+            assert wait_for_my_turn_or_end(page) == "turn"
+            expect(page.locator("#btn-claim")).to_be_visible()
+            cards = page.locator("#table-cards .table-card").count()
+            assert cards == 14, f"FULLEST_SEED's deal now leaves {cards} cards on the felt"
+            expect(page.locator("#board .seat.is-you .seat-marks .tag")).to_have_count(1)
+            assert page.evaluate(FELT_ROWS) == 2, f"{lang}: the felt's cards in more than two rows"
+            longest = max(
+                (the_card(card, design, lang) for design in Design for card in range(40)), key=len
+            )
+            assert page.evaluate(LONGEST_HINT, longest), f"{lang}: the hint names no card"
+            label = f"360×640, the fullest felt with LLEVAR EL 15, {lang}"
+            heights[lang] = _box(page, "#board .seats")["height"]
+            _play_in_view(page, label)
+            bottom = max(_box(page, b)["y"] + _box(page, b)["height"] for b in BUTTONS)
+            assert bottom <= 640 - ROOM, f"{label}: the buttons end at {bottom}"
+        assert max(heights.values()) - min(heights.values()) < 0.5, f"the seats' heights {heights}"
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("name", ["phone-360", "phone-landscape"])
