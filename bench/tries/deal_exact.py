@@ -32,17 +32,18 @@ from escoba.bots.endgame import known_world
 from escoba.bots.inference import past_plays
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
-from escoba.bots.luna import Luna, side_value
+from escoba.bots.luna import side_value
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
 from escoba.engine.view import View
+from research_luna import TunableLuna
 from tries.exact_read import consistent
 from tries.twostep import Key, _public
 
 World = tuple[float, RoundSim]
 
 
-class LunaDealExact(Luna):
+class LunaDealExact(TunableLuna):
     def __init__(self, splits: int = 8, eps: float = 0.01, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.splits = splits

@@ -24,11 +24,12 @@ from typing import Any
 
 from escoba.bots.endgame import solve
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna, side_value
+from escoba.bots.luna import side_value
 from escoba.bots.policy import careful_move, unplayed_of
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
 from escoba.engine.cards import VALUE
+from research_luna import TunableLuna
 
 
 def _last_deal(sim: RoundSim) -> bool:
@@ -100,7 +101,7 @@ def endplay_playout(sim: RoundSim, stop: int = 0, *, side: int) -> None:
         sim.apply(move)
 
 
-class LunaEndplay(Luna):
+class LunaEndplay(TunableLuna):
     """Luna, whose playouts credit her own seat with the last deal played as
     she can play it: the best answer to Carmen's rule (`endplay_playout`),
     in decisions made while the deck holds `deck_at_most` cards or fewer

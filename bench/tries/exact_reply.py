@@ -16,9 +16,9 @@ from dataclasses import replace
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna
 from escoba.bots.reply import BestPlays, CarmenReply
 from escoba.bots.sim import Move, RoundSim
+from research_luna import TunableLuna
 
 
 class ExactReply(CarmenReply):
@@ -40,5 +40,5 @@ class ExactReply(CarmenReply):
         return found
 
 
-class LunaExactReply(Luna):
+class LunaExactReply(TunableLuna):
     replier = ExactReply

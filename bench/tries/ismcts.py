@@ -43,11 +43,12 @@ from typing import Any
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna, _combine, side_value
+from escoba.bots.luna import _combine, side_value
 from escoba.bots.policy import careful_move, unplayed_of
 from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
+from research_luna import TunableLuna
 
 
 class Node:
@@ -64,7 +65,7 @@ class Node:
         self.avail = 0
 
 
-class LunaIsmcts(Luna):
+class LunaIsmcts(TunableLuna):
     def __init__(
         self,
         c: float = 2.0,
