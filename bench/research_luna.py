@@ -1,6 +1,7 @@
 """Luna with the knobs of her research (issues 16, 27, 35): the settings a
 seated Luna never changes, kept here for the benchmarks that try them
-(bench_luna_paired.py, bench_bots_variants.py, the tries of bench/tries/).
+(bench_luna_paired.py, bench_bots_variants.py, the tries of bench/tries/);
+and the analysis as it was before issue 35 (`PlayedOutEvaluator`).
 
 `TunableLuna()` at its defaults is `escoba.bots.luna.Luna` and plays as she
 does, choice for choice (tests/bots/test_bench_tries.py); each knob is what
@@ -22,15 +23,18 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 
+from escoba.analysis import EvaluatorInfo, LunaEvaluator
+from escoba.analysis.evaluator import WORLDS
 from escoba.bots.base import legal_of, moves_of
 from escoba.bots.endgame import known_world, solve
 from escoba.bots.inference import BETA
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import PRIOR, Clock, Luna, _combine, search
-from escoba.bots.policy import PLAYOUTS
+from escoba.bots.policy import PLAYOUTS, careful_playout
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
 from escoba.engine.rules import HAND_SIZE
@@ -122,3 +126,22 @@ def cut_at(
     if horizon is None:
         return policy
     return partial(policy, stop=max(0, know.deck_size - horizon * HAND_SIZE * know.players))
+
+
+class PlayedOutEvaluator(LunaEvaluator):
+    """The analysis before issue 35: every playout to the round's end, and
+    exactly `worlds` worlds a decision (no stopping rule); its settings are
+    those its analyses stored (no `horizon`). bench/RESULTS-analysis.md
+    compares it with today's cut playouts."""
+
+    reuse_worlds = False  # a playout to the round's end reads the deck's order
+
+    def __init__(self, worlds: int = WORLDS) -> None:
+        super().__init__(worlds, se=0.0)
+
+    def playout(self, know: Knowledge) -> tuple[Callable[[RoundSim], None], float]:
+        return careful_playout, 0.0
+
+    def describe(self) -> EvaluatorInfo:
+        info = super().describe()
+        return replace(info, settings=tuple(kv for kv in info.settings if kv[0] != "horizon"))
