@@ -23,10 +23,11 @@ import sys
 from collections.abc import Callable
 from multiprocessing import Pool
 
-from escoba.bots.policy import careful_move, greedy_move, probable_move, unplayed_of
+from escoba.bots.policy import careful_move, unplayed_of
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.cards import FIFTEEN, VALUE
 from escoba.engine.rules import HAND_SIZE, SITE_RULES, TABLE_SIZE
+from playouts import greedy_move, probable_move
 from tries.endplay import end_minimax, end_reply
 from tries.sharp import Sharp
 

@@ -7,7 +7,7 @@ and the analysis as it was before issue 35 (`PlayedOutEvaluator`).
 does, choice for choice (tests/bots/test_bench_tries.py); each knob is what
 she always does in src/:
 
-- `rollout`: the playout by name (`policy.PLAYOUTS`; hers: `careful`);
+- `rollout`: the playout by name (playouts.py's `PLAYOUTS`; hers: `careful`);
 - `prior`: the weight of Carmen's judgement (`luna.PRIOR`; 0: none);
 - `beta`: the sharpness of the opponent model that weighs the worlds
   (`inference.BETA`; 0: uniform worlds);
@@ -34,11 +34,12 @@ from escoba.bots.inference import BETA
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import PRIOR, Clock, Luna, _combine, search
-from escoba.bots.policy import PLAYOUTS, careful_playout
+from escoba.bots.policy import careful_playout
 from escoba.bots.sim import Move, RoundSim
 from escoba.engine.actions import Action
 from escoba.engine.rules import HAND_SIZE
 from escoba.engine.view import View
+from playouts import PLAYOUTS
 
 
 class TunableLuna(Luna):

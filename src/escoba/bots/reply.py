@@ -1,12 +1,13 @@
 """The next player's answer to each candidate, by Carmen's judgement.
 
-A playout policy is a quick greedy player, and in a sampled world it answers
-a candidate with the world's cards in plain sight; a real opponent answers by
-weighing what she might leave to whom. The answer to the candidate is the
-step the search depends on most, so there we use a careful player's rule,
-Carmen's: from the table the candidate leaves, she plays the card and capture
-that her judgement scores best among those of her hand in the world. Later
-steps stay with the fast playout.
+The playout (`policy.careful_playout`) is Carmen's rule made quick on the
+sim, the next player's odds of each value counted from the cards still
+unplayed; a real opponent weighs what she might leave to whom from what she
+has seen.
+The answer to the candidate is the step the search depends on most, so there
+we use Carmen's judgement itself: from the table the candidate leaves, she
+plays the card and capture that her judgement scores best among those of her
+hand in the world. Later steps stay with the quick playout.
 
 Her judgement of a play does not depend on the rest of her hand, so it is
 worked out once per candidate and card (cards of one value and worth score
