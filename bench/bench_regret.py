@@ -36,7 +36,7 @@ from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import Luna, search
 from escoba.bots.policy import careful_playout
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine import SITE_RULES, Phase, apply, new_game, view
 from escoba.engine.actions import Action
 from escoba.engine.cards import VALUE
@@ -62,7 +62,7 @@ def seer(
     luna: Luna,
     know: Knowledge,
     legal: Sequence[Action],
-    moves: Sequence[Move],
+    moves: Sequence[SimMove],
     hand: list[int],
     rng: random.Random,
     *,

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from escoba.bots.policy import HOLDS, best_claim, careful_move, careful_playout, unplayed_of
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
@@ -39,7 +39,7 @@ FLAT_RISK: Final[tuple[float, ...]] = tuple(
 )
 
 
-def greedy_move(sim: RoundSim, avoid_sweeps: bool = True) -> Move:
+def greedy_move(sim: RoundSim, avoid_sweeps: bool = True) -> SimMove:
     """The best immediate move for the seat on turn by `CARD_GAIN`, counting
     the escoba, and (with `avoid_sweeps`) the flat risk `W_SWEEP_RISK` of
     leaving a sweepable table. A claim («LLEVAR EL 15») is a free capture:
@@ -51,7 +51,7 @@ def greedy_move(sim: RoundSim, avoid_sweeps: bool = True) -> Move:
     return _weighed_move(sim, sim.hands[sim.turn], FLAT_RISK if risky else NO_RISK, 1.0, 0.0)
 
 
-def _play_on(sim: RoundSim, stop: int, policy: Callable[[RoundSim], Move]) -> None:
+def _play_on(sim: RoundSim, stop: int, policy: Callable[[RoundSim], SimMove]) -> None:
     """Play the round on, every seat by `policy`, until `stop` plays are left
     (0: to its end)."""
     while sim.plays_left > stop:
@@ -76,7 +76,7 @@ def _next_hand(sim: RoundSim, seat: int) -> list[int]:
     return sim.deck[HAND_SIZE * k : HAND_SIZE * k + HAND_SIZE]
 
 
-def informed_move(sim: RoundSim) -> Move:
+def informed_move(sim: RoundSim) -> SimMove:
     """Like `greedy_move`, but a sweep risk counts only when the next player
     really holds (in this world) the card that sweeps, and then at its full
     worth: the escoba and the cards. Rollouts in a sampled world may use the
@@ -94,7 +94,7 @@ def informed_move(sim: RoundSim) -> Move:
 
 def _weighed_move(
     sim: RoundSim, hand: list[int], risk: Sequence[float], per_sweep: float, per_card: float
-) -> Move:
+) -> SimMove:
     """The best play of `hand` on the sim's table by `sim.gain`, counting the
     escoba, where leaving a table of sum s (5..14) with k cards costs
     `risk[s]` times what the next player's sweep would take:
@@ -107,7 +107,7 @@ def _weighed_move(
     tsum = sum(vals)
     ntable = len(table)
     best_score = -1e9
-    best: Move = (False, hand[0], ())
+    best: SimMove = (False, hand[0], ())
     captured = False
     for card in hand:
         v = VALUE[card]
@@ -144,7 +144,7 @@ def informed_playout(sim: RoundSim, stop: int = 0) -> None:
     _play_on(sim, stop, informed_move)
 
 
-def probable_move(sim: RoundSim, unplayed: list[int]) -> Move:
+def probable_move(sim: RoundSim, unplayed: list[int]) -> SimMove:
     """Like `informed_move`, but the sweep risk is weighed by the chance,
     from the mover's side of the table, that the next player holds the
     sweeping value: the cards the mover cannot see are the other hands and

@@ -35,7 +35,7 @@ from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import PRIOR, Clock, Luna, _combine, search
 from escoba.bots.policy import careful_playout
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from escoba.engine.rules import HAND_SIZE
 from escoba.engine.view import View
@@ -92,7 +92,7 @@ class TunableLuna(Luna):
         self,
         know: Knowledge,
         legal: Sequence[Action],
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
         *,

@@ -19,13 +19,13 @@ from escoba.bots.inference import PosteriorSampler, observations
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import knowledge
 from escoba.bots.luna import _combine
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from escoba.engine.view import View
 from research_luna import TunableLuna
 
 
-def solve_each(world: RoundSim, moves: Sequence[Move], max_nodes: int) -> list[int] | None:
+def solve_each(world: RoundSim, moves: Sequence[SimMove], max_nodes: int) -> list[int] | None:
     """The exact worth of every one of `moves` (not only of the best)."""
     nodes = [0]
     try:

@@ -19,7 +19,7 @@ from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
 from escoba.bots.luna import played_out
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from research_luna import TunableLuna, cut_at
 
@@ -37,7 +37,7 @@ class LunaRacing(TunableLuna):
         self,
         know: Knowledge,
         legal: Sequence[Action],
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
         *,

@@ -27,7 +27,7 @@ from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
 from escoba.bots.luna import _combine, answered, side_value
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from research_luna import TunableLuna
 
@@ -58,7 +58,7 @@ class LunaTwoStep(TunableLuna):
         self,
         know: Knowledge,
         legal: Sequence[Action],
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
         *,

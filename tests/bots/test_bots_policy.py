@@ -14,7 +14,7 @@ from escoba.bots.base import legal_of, moves_of
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import knowledge
 from escoba.bots.policy import careful_move, careful_playout
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.bots.worth import CARD_GAIN
 from escoba.cheater import true_world
 from escoba.engine import Phase, RuleSet, view
@@ -103,14 +103,14 @@ class _Recording(RoundSim):
     """A sim that keeps the moves applied to it."""
 
     __slots__ = ("made",)
-    made: list[Move]
+    made: list[SimMove]
 
-    def apply(self, move: Move) -> None:
+    def apply(self, move: SimMove) -> None:
         self.made.append(move)
         super().apply(move)
 
 
-def _moves_of_playout(playout: Callable[..., None], sim: RoundSim, **kw: int) -> list[Move]:
+def _moves_of_playout(playout: Callable[..., None], sim: RoundSim, **kw: int) -> list[SimMove]:
     """The moves `playout` makes from `sim` (left as it was), in order."""
     twin = _Recording.__new__(_Recording)
     copy = sim.copy()

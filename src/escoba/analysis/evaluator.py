@@ -64,7 +64,7 @@ from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import answered
 from escoba.bots.policy import careful_playout
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from escoba.engine.rules import HAND_SIZE
 from escoba.engine.view import View
@@ -322,7 +322,7 @@ class LunaEvaluator:
         self,
         know: Knowledge,
         legal: tuple[Action, ...],
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
         side: int,
@@ -392,7 +392,7 @@ Lines = tuple[tuple[tuple[float, ...], ...], ...]
 
 
 def exact_values(
-    world: RoundSim, moves: Sequence[Move], side: int
+    world: RoundSim, moves: Sequence[SimMove], side: int
 ) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...], Lines] | None:
     """Each move's exact margin in a known `world` (two sides), each side's
     points at the end of a perfect line after it, and those points by

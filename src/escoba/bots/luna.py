@@ -51,7 +51,7 @@ from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.policy import careful_playout, expected_points
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from escoba.engine.view import View
 
@@ -65,7 +65,7 @@ PRIOR: Final = 1.0
 
 def answered(
     world: RoundSim,
-    move: Move,
+    move: SimMove,
     i: int,
     reply: Callable[[RoundSim, int], None] | None,
 ) -> RoundSim:
@@ -92,7 +92,7 @@ def side_value(sim: RoundSim, side: int) -> float:
 
 def played_out(
     world: RoundSim,
-    move: Move,
+    move: SimMove,
     i: int,
     side: int,
     rollout: Callable[[RoundSim], None],
@@ -108,7 +108,7 @@ def played_out(
 
 def search(
     sample: Callable[[random.Random], RoundSim],
-    moves: Sequence[Move],
+    moves: Sequence[SimMove],
     side: int,
     rng: random.Random,
     *,
@@ -176,7 +176,7 @@ class Luna:
     name = "luna"
     display_name = "Luna"
     #: The next player's answer to each candidate: Carmen's rule (`reply`).
-    replier: Callable[[Knowledge, Sequence[Move]], Callable[[RoundSim, int], None]] = CarmenReply
+    replier: Callable[[Knowledge, Sequence[SimMove]], Callable[[RoundSim, int], None]] = CarmenReply
     #: The sharpness of the opponent model that weighs her worlds
     #: (`inference`).
     beta: float = BETA
@@ -233,7 +233,7 @@ class Luna:
         self,
         know: Knowledge,
         legal: Sequence[Action],
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
         *,

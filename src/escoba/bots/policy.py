@@ -18,14 +18,14 @@ from math import comb, erf
 from typing import Final
 
 from escoba.bots.judge import claim_first, expected_best
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
 from escoba.engine.rules import HAND_SIZE
 
 
-def best_claim(sim: RoundSim, gain: Sequence[float] | None = None) -> Move | None:
+def best_claim(sim: RoundSim, gain: Sequence[float] | None = None) -> SimMove | None:
     """The most valuable «LLEVAR EL 15» open to the seat on turn, if any, by
     `gain` (the sim's price list by default)."""
     cc = sim.claim_card
@@ -36,7 +36,7 @@ def best_claim(sim: RoundSim, gain: Sequence[float] | None = None) -> Move | Non
     if not groups:
         return None
     best_score = -1e9
-    best: Move | None = None
+    best: SimMove | None = None
     if gain is None:
         gain = sim.gain
     for g in groups:
@@ -63,7 +63,7 @@ HOLDS: Final[tuple[tuple[tuple[float, ...], ...], ...]] = tuple(
 )
 
 
-def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float]) -> Move:
+def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float]) -> SimMove:
     """Carmen's rule on a sim (`judge.Judge.play_score`, from the mover's
     seat, with the sim's price list): what a play takes, less what the next
     player can expect to take from the table it leaves, each card value
@@ -110,7 +110,7 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
 Options = list[tuple[int, Sequence[tuple[int, ...]]]]
 
 
-def options_of(sim: RoundSim) -> tuple[Options, bool, Move | None]:
+def options_of(sim: RoundSim) -> tuple[Options, bool, SimMove | None]:
     """The options of the seat on turn; whether a take is compulsory (a
     house rule) and one is open; and the move, when there is only one (a
     last card that takes one way, or nothing)."""
@@ -136,7 +136,7 @@ def best_weighed(
     last_play: bool,
     reply: float = 1.0,
     stake: float = 0.0,
-) -> Move:
+) -> SimMove:
     """Carmen's rule's choice among `options` on `table`: what a play takes
     by `gain` (a sweep's escoba above all; on the round's last play, the
     table left too), less `reply` times what the next player is expected to
@@ -144,7 +144,7 @@ def best_weighed(
     the share of a table left before the last deal counted as the mover's
     (0: none, Carmen's rule)."""
     best_score = -1e9
-    best: Move = (False, options[0][0], ())
+    best: SimMove = (False, options[0][0], ())
     for card, groups in options:
         if not must:
             score = -reply * expected_reply(
@@ -259,7 +259,9 @@ def unplayed_of(sim: RoundSim) -> tuple[list[int], list[float]]:
 #: are found here, nearly all from the same decision (issue 35), so a small
 #: memo, emptied when full, loses nothing measurable (25,000 moves, about
 #: 12 MB).
-_CAREFUL: dict[tuple[int, bool], dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], Move]]
+_CAREFUL: dict[
+    tuple[int, bool], dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], SimMove]
+]
 _CAREFUL = {}
 _CAREFUL_LIMIT = 25_000
 

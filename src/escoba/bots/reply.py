@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
@@ -39,7 +39,7 @@ class CarmenReply:
     Nothing happens when the candidate is a claim (the searcher plays on),
     ends the deal, or passes the turn to a partner."""
 
-    def __init__(self, know: Knowledge, moves: Sequence[Move]) -> None:
+    def __init__(self, know: Knowledge, moves: Sequence[SimMove]) -> None:
         seat = know.seat
         n = know.players
         nxt = (seat + 1) % n
@@ -116,7 +116,7 @@ class CarmenReply:
     @staticmethod
     def _best_play(
         cache: BestPlays, judge: Judge, table: tuple[int, ...], hand: list[int]
-    ) -> tuple[float, Move]:
+    ) -> tuple[float, SimMove]:
         """Carmen's best play from `hand` on `table`, and its score (kept
         in `cache`, by table and card kind). Under compulsory capture, while
         some card of the hand can capture, only captures count."""
@@ -128,7 +128,7 @@ class CarmenReply:
             and any(index_groups(FIFTEEN - VALUE[c], vals) for c in hand)
         )
         best_score = -1e9
-        best: Move = (False, hand[0], ())
+        best: SimMove = (False, hand[0], ())
         for card in hand:
             key = (table, VALUE[card], gain[card], must)
             found = cache.get(key)
