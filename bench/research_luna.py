@@ -33,7 +33,7 @@ from escoba.bots.endgame import known_world, solve
 from escoba.bots.inference import BETA
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
-from escoba.bots.luna import PRIOR, Clock, Luna, _combine, search
+from escoba.bots.luna import PRIOR, Luna, Timer, _combine, search
 from escoba.bots.policy import careful_playout
 from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
@@ -50,7 +50,7 @@ class TunableLuna(Luna):
         budget: float = 0.15,
         min_worlds: int = 6,
         max_worlds: int = 64,
-        clock: Clock = time.perf_counter,
+        clock: Timer = time.perf_counter,
         rollout: str = "careful",
         prior: float = PRIOR,
         beta: float = BETA,

@@ -55,7 +55,10 @@ from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from escoba.engine.view import View
 
-Clock = Callable[[], float]
+#: What a decision's time is read from: seconds since some fixed moment, for
+#: intervals only (`time.perf_counter`; a test's fake). Not the web app's
+#: `Clock` (`web.base.clock`), which tells the date.
+Timer = Callable[[], float]
 
 #: The weight of Carmen's judgement added to each candidate's mean playout
 #: value, both in round points (bench/RESULTS-bots.md: 0.7 and 1.5 did no
@@ -112,7 +115,7 @@ def search(
     side: int,
     rng: random.Random,
     *,
-    clock: Clock,
+    clock: Timer,
     budget: float,
     min_worlds: int,
     max_worlds: int,
@@ -188,7 +191,7 @@ class Luna:
         budget: float = 0.15,
         min_worlds: int = 6,
         max_worlds: int = 64,
-        clock: Clock = time.perf_counter,
+        clock: Timer = time.perf_counter,
         limit: float | None = 0.4,
     ) -> None:
         """`budget`: the seconds of `clock` a decision spends once it has
