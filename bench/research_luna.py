@@ -4,8 +4,8 @@ seated Luna never changes, kept here for the benchmarks that try them
 and the analysis as it was before issue 35 (`PlayedOutEvaluator`).
 
 `TunableLuna()` at its defaults is `escoba.bots.luna.Luna` and plays as she
-does, choice for choice (tests/bots/test_bench_tries.py); each knob is what
-she always does in src/:
+does, choice for choice (tests/bots/test_bench_tries.py); each knob's default is
+what she always does in src/:
 
 - `rollout`: the playout by name (playouts.py's `PLAYOUTS`; hers: `careful`);
 - `prior`: the weight of Carmen's judgement (`luna.PRIOR`; 0: none);
