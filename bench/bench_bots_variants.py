@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/bench_bots_variants.py VARIANT_A VARIANT_B DEALS [SEED [JOBS]]
 
-Variants are the registry robots plus the named configurations below.
+Variants are the registry robots plus the named configurations below (Luna's
+research knobs: bench/research_luna.py).
 """
 
 from __future__ import annotations
@@ -11,21 +12,23 @@ import sys
 from collections.abc import Callable
 
 from escoba.bots import ROBOTS, Robot
-from escoba.bots.luna import Luna
 from escoba.tournament import TournamentSpec, render_table, run_tournament
+from research_luna import TunableLuna
 
 VARIANTS: dict[str, Callable[[], Robot]] = {
-    "luna-plain": lambda: Luna(rollout="plain", prior=0.0, beta=0.0, carmen_reply=False),
-    "luna-v1": lambda: Luna(rollout="informed", beta=0.0, carmen_reply=False),  # the first release
-    "luna-uniform": lambda: Luna(beta=0.0),
-    "luna-informed": lambda: Luna(rollout="informed"),
-    "luna-no-reply": lambda: Luna(carmen_reply=False),
-    "luna-p15": lambda: Luna(prior=1.5),
-    "luna-p07": lambda: Luna(prior=0.7),
-    "luna-b10": lambda: Luna(beta=10.0),
-    "luna-h1": lambda: Luna(horizon=1),
-    "luna-160": lambda: Luna(budget=0.1, max_worlds=160),
-    "luna-no-endgame": lambda: Luna(endgame=False),  # before the exact last deal
+    "luna-plain": lambda: TunableLuna(rollout="plain", prior=0.0, beta=0.0, carmen_reply=False),
+    "luna-v1": lambda: TunableLuna(
+        rollout="informed", beta=0.0, carmen_reply=False
+    ),  # the first release
+    "luna-uniform": lambda: TunableLuna(beta=0.0),
+    "luna-informed": lambda: TunableLuna(rollout="informed"),
+    "luna-no-reply": lambda: TunableLuna(carmen_reply=False),
+    "luna-p15": lambda: TunableLuna(prior=1.5),
+    "luna-p07": lambda: TunableLuna(prior=0.7),
+    "luna-b10": lambda: TunableLuna(beta=10.0),
+    "luna-h1": lambda: TunableLuna(horizon=1),
+    "luna-160": lambda: TunableLuna(budget=0.1, max_worlds=160),
+    "luna-no-endgame": lambda: TunableLuna(endgame=False),  # before the exact last deal
 }
 
 

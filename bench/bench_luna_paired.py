@@ -5,8 +5,9 @@
     .venv/bin/python bench/bench_luna_paired.py 500 11 2 base prior=0.8 beta=40
 
 A VARIANT is `base` (today's Luna) or `key=value[,key=value...]`, keyword
-arguments of `Luna(...)` (numbers, `true`/`false`, or names); the Luna before
-the careful playouts is `rollout=probable`. A try of `bench/tries/` is named
+arguments of `TunableLuna(...)` (bench/research_luna.py: Luna's settings and
+the knobs of her research; numbers, `true`/`false`, or names); the Luna
+before the careful playouts is `rollout=probable`. A try of `bench/tries/` is named
 with its settings after a colon: `exact_earlier:worlds=16`. Each variant
 plays every deal of SEED against Carmen in both seatings (the tournament's
 decks and robot random sources), and prints its margin per round over Carmen
@@ -38,9 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from escoba.bots.carmen import Carmen
-from escoba.bots.luna import Luna
 from escoba.engine import SITE_RULES, Phase, apply, new_game, view
 from escoba.tournament import deal_deck
+from research_luna import TunableLuna
 
 CACHE = Path(__file__).parent / "results" / "paired"
 
@@ -68,13 +69,13 @@ def parse(text: str) -> dict[str, Any]:
     return out
 
 
-def make(variant: str) -> Luna:
-    """The Luna a variant names: `base`, Luna's settings, or a try of
+def make(variant: str) -> TunableLuna:
+    """The Luna a variant names: `base`, `TunableLuna`'s settings, or a try of
     bench/tries/ by name and its settings (`exact_earlier:worlds=16`)."""
     name, colon, settings = variant.partition(":")
     fixed: dict[str, Any] = {"budget": 10.0, "limit": None}
     if not colon:
-        return Luna(**(fixed | parse(variant)))
+        return TunableLuna(**(fixed | parse(variant)))
     from tries import TRIES
 
     return TRIES[name](**(fixed | (parse(settings) if settings else {})))
@@ -107,7 +108,7 @@ def deal_pair(args: tuple[str, int, int]) -> tuple[int, float, list[float]]:
 def cache_name(variant: str) -> str:
     if variant != "base":
         return variant.replace("/", "_").replace(":", "~")
-    defaults = inspect.signature(Luna).parameters
+    defaults = inspect.signature(TunableLuna).parameters
     shown = ("rollout", "max_worlds", "prior", "beta", "carmen_reply", "endgame")
     return "base(" + ",".join(f"{k}={defaults[k].default}" for k in shown) + ")"
 

@@ -23,16 +23,17 @@ import sys
 from collections.abc import Callable
 from multiprocessing import Pool
 
-from escoba.bots.policy import careful_move, greedy_move, probable_move, unplayed_of
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.policy import careful_move, unplayed_of
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.cards import FIFTEEN, VALUE
 from escoba.engine.rules import HAND_SIZE, SITE_RULES, TABLE_SIZE
+from playouts import greedy_move, probable_move
 from tries.endplay import end_minimax, end_reply
 from tries.sharp import Sharp
 
 #: A quick player: the move of the seat on turn, from the sim and the count
 #: and fixed worth of the cards of each value still in hands or deck.
-Mover = Callable[[RoundSim, list[int], list[float]], Move]
+Mover = Callable[[RoundSim, list[int], list[float]], SimMove]
 
 #: The players, by name; their settings are keyword arguments.
 PLAYOUT_MOVES: dict[str, Callable[..., Mover]] = {

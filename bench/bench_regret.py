@@ -34,9 +34,9 @@ from escoba.bots.carmen import Carmen
 from escoba.bots.endgame import solve
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import Luna, search
-from escoba.bots.policy import PLAYOUTS
+from escoba.bots.policy import careful_playout
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine import SITE_RULES, Phase, apply, new_game, view
 from escoba.engine.actions import Action
 from escoba.engine.cards import VALUE
@@ -62,7 +62,7 @@ def seer(
     luna: Luna,
     know: Knowledge,
     legal: Sequence[Action],
-    moves: Sequence[Move],
+    moves: Sequence[SimMove],
     hand: list[int],
     rng: random.Random,
     *,
@@ -130,7 +130,7 @@ def deal_pair(args: tuple[int, int]) -> list[tuple[int, int, float, bool]]:
                     budget=1e9,
                     min_worlds=EVAL_WORLDS,
                     max_worlds=EVAL_WORLDS,
-                    rollout=PLAYOUTS["careful"],
+                    rollout=careful_playout,
                     reply=CarmenReply(know, moves),
                 )
                 values = [t / worlds for t in totals]

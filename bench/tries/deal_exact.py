@@ -32,17 +32,18 @@ from escoba.bots.endgame import known_world
 from escoba.bots.inference import past_plays
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
-from escoba.bots.luna import Luna, side_value
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.luna import side_value
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from escoba.engine.view import View
+from research_luna import TunableLuna
 from tries.exact_read import consistent
 from tries.twostep import Key, _public
 
 World = tuple[float, RoundSim]
 
 
-class LunaDealExact(Luna):
+class LunaDealExact(TunableLuna):
     def __init__(self, splits: int = 8, eps: float = 0.01, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.splits = splits
@@ -50,7 +51,7 @@ class LunaDealExact(Luna):
         # the decision in hand: Luna's seat and side, Carmen's answers so far
         self.seat = -1
         self.side = -1
-        self.answers: dict[tuple[Key, tuple[int, ...], tuple[int, ...]], Move] = {}
+        self.answers: dict[tuple[Key, tuple[int, ...], tuple[int, ...]], SimMove] = {}
 
     def choose(self, view: View, rng: random.Random) -> Action:
         legal = legal_of(view)
@@ -84,7 +85,7 @@ class LunaDealExact(Luna):
                 out.append((w, sim))
         return out
 
-    def totals(self, worlds: list[World], moves: Sequence[Move]) -> list[float]:
+    def totals(self, worlds: list[World], moves: Sequence[SimMove]) -> list[float]:
         """For each of Luna's `moves` in the information set `worlds`, the
         weighed total of what it makes, her later moves of the deal the
         best in their own information sets."""
@@ -115,7 +116,7 @@ class LunaDealExact(Luna):
         """Whether the deal is over (the last one dealt, or the round)."""
         return sim.over or len(sim.deck) != deck
 
-    def answer(self, sim: RoundSim) -> Move:
+    def answer(self, sim: RoundSim) -> SimMove:
         """Carmen's play in `sim`, by her rule: her hand known, Luna's hand
         and the deck unseen."""
         seat = sim.turn

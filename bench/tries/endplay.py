@@ -24,18 +24,19 @@ from typing import Any
 
 from escoba.bots.endgame import solve
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna, side_value
+from escoba.bots.luna import side_value
 from escoba.bots.policy import careful_move, unplayed_of
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from escoba.engine.cards import VALUE
+from research_luna import TunableLuna
 
 
 def _last_deal(sim: RoundSim) -> bool:
     return sim.n == 2 and sim.nsides == 2 and not sim.deck
 
 
-def end_minimax(sim: RoundSim, count: list[int], worth: list[float]) -> Move:
+def end_minimax(sim: RoundSim, count: list[int], worth: list[float]) -> SimMove:
     carmen = careful_move(sim, count, worth)
     if not _last_deal(sim):
         return carmen
@@ -48,7 +49,9 @@ def end_minimax(sim: RoundSim, count: list[int], worth: list[float]) -> Move:
     return carmen if carmen in best else best[0]
 
 
-def _best_line(sim: RoundSim, side: int, first: Move | None = None) -> tuple[float, list[Move]]:
+def _best_line(
+    sim: RoundSim, side: int, first: SimMove | None = None
+) -> tuple[float, list[SimMove]]:
     """`side`'s best value from `sim` (a last deal) against Carmen's rule,
     and its moves on the way, in order (her replies are determined); of
     equal moves the first found, `first` tried first."""
@@ -72,7 +75,7 @@ def _best_line(sim: RoundSim, side: int, first: Move | None = None) -> tuple[flo
     return best_value, best_line
 
 
-def end_reply(sim: RoundSim, count: list[int], worth: list[float]) -> Move:
+def end_reply(sim: RoundSim, count: list[int], worth: list[float]) -> SimMove:
     carmen = careful_move(sim, count, worth)
     if not _last_deal(sim):
         return carmen
@@ -86,7 +89,7 @@ def endplay_playout(sim: RoundSim, stop: int = 0, *, side: int) -> None:
     once, at the side's first move of that deal, and followed."""
     count, worth = unplayed_of(sim)
     gain = sim.gain
-    line: list[Move] | None = None
+    line: list[SimMove] | None = None
     while sim.plays_left > stop:
         if _last_deal(sim) and sim.side[sim.turn] == side:
             if line is None:
@@ -100,7 +103,7 @@ def endplay_playout(sim: RoundSim, stop: int = 0, *, side: int) -> None:
         sim.apply(move)
 
 
-class LunaEndplay(Luna):
+class LunaEndplay(TunableLuna):
     """Luna, whose playouts credit her own seat with the last deal played as
     she can play it: the best answer to Carmen's rule (`endplay_playout`),
     in decisions made while the deck holds `deck_at_most` cards or fewer

@@ -18,13 +18,14 @@ from escoba.bots.endgame import _after, _OutOfNodes, known_world, solve
 from escoba.bots.inference import PosteriorSampler, observations
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import knowledge
-from escoba.bots.luna import Luna, _combine
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.luna import _combine
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from escoba.engine.view import View
+from research_luna import TunableLuna
 
 
-def solve_each(world: RoundSim, moves: Sequence[Move], max_nodes: int) -> list[int] | None:
+def solve_each(world: RoundSim, moves: Sequence[SimMove], max_nodes: int) -> list[int] | None:
     """The exact worth of every one of `moves` (not only of the best)."""
     nodes = [0]
     try:
@@ -33,7 +34,7 @@ def solve_each(world: RoundSim, moves: Sequence[Move], max_nodes: int) -> list[i
         return None
 
 
-class LunaExactEarlier(Luna):
+class LunaExactEarlier(TunableLuna):
     """Luna, with each world of a two-player round solved exactly once the
     deck holds `deck_at_most` cards or fewer (6: the second-to-last deal),
     in `worlds` worlds; `prior` of Carmen's judgement is added as ever."""

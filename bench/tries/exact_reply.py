@@ -16,16 +16,16 @@ from dataclasses import replace
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna
 from escoba.bots.reply import BestPlays, CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
+from research_luna import TunableLuna
 
 
 class ExactReply(CarmenReply):
     """`CarmenReply` with the judgement of each world's Carmen: her hand
     taken out of the cards she cannot see."""
 
-    def __init__(self, know: Knowledge, moves: Sequence[Move]) -> None:
+    def __init__(self, know: Knowledge, moves: Sequence[SimMove]) -> None:
         super().__init__(know, moves)
         self.by_hand: dict[tuple[int, tuple[int, ...]], tuple[Judge, BestPlays]] = {}
 
@@ -40,5 +40,5 @@ class ExactReply(CarmenReply):
         return found
 
 
-class LunaExactReply(Luna):
+class LunaExactReply(TunableLuna):
     replier = ExactReply

@@ -43,11 +43,12 @@ from typing import Any
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna, _combine, side_value
+from escoba.bots.luna import _combine, side_value
 from escoba.bots.policy import careful_move, unplayed_of
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
+from research_luna import TunableLuna
 
 
 class Node:
@@ -58,13 +59,13 @@ class Node:
     __slots__ = ("avail", "children", "total", "visits")
 
     def __init__(self) -> None:
-        self.children: dict[Move, Node] = {}
+        self.children: dict[SimMove, Node] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
 
 
-class LunaIsmcts(Luna):
+class LunaIsmcts(TunableLuna):
     def __init__(
         self,
         c: float = 2.0,
@@ -98,7 +99,7 @@ class LunaIsmcts(Luna):
         self,
         know: Knowledge,
         legal: Sequence[Action],
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
         **kw: Any,
@@ -115,7 +116,7 @@ class LunaIsmcts(Luna):
     def tree(
         self,
         know: Knowledge,
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
     ) -> Node:
@@ -142,8 +143,8 @@ class LunaIsmcts(Luna):
         sim: RoundSim,
         rng: random.Random,
         answer: CarmenReply | None,
-        index: dict[Move, int],
-        candidate: Move | None = None,
+        index: dict[SimMove, int],
+        candidate: SimMove | None = None,
     ) -> None:
         """One iteration in the world `sim` (changed in place), through
         `candidate` if given."""
@@ -201,7 +202,7 @@ def _through(node: Node, sim: RoundSim) -> Node:
     """Below a candidate answered by Carmen's rule: the tree goes on under the
     table and tallies her answer left (what Luna will have seen), one node
     per answer, unscored (the answer is not chosen by the tree)."""
-    key: Move = (True, -1 - len(sim.table), tuple(sim.table) + tuple(sim.cards))
+    key: SimMove = (True, -1 - len(sim.table), tuple(sim.table) + tuple(sim.cards))
     child = node.children.get(key)
     if child is None:
         child = node.children[key] = Node()

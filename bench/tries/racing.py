@@ -17,13 +17,14 @@ from collections.abc import Callable, Sequence
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna, _rollout, played_out
+from escoba.bots.luna import played_out
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
+from research_luna import TunableLuna, cut_at
 
 
-class LunaRacing(Luna):
+class LunaRacing(TunableLuna):
     def __init__(
         self, first: int = 12, reach: float = 2.0, cap: int = 512, **kwargs: object
     ) -> None:
@@ -36,7 +37,7 @@ class LunaRacing(Luna):
         self,
         know: Knowledge,
         legal: Sequence[Action],
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
         *,
@@ -58,7 +59,7 @@ class LunaRacing(Luna):
                 start=start,
             )
         side = know.base.side[know.seat]
-        rollout = _rollout(self.rollout, self.horizon, know)
+        rollout = cut_at(self.rollout, self.horizon, know)
         reply = CarmenReply(know, moves) if self.carmen_reply else None
         judge = Judge(know, odds) if self.prior else None
         prior = [self.prior * judge.score(a) if judge else 0.0 for a in legal]

@@ -27,7 +27,7 @@ from functools import cache
 from math import comb
 
 from escoba.bots.policy import HOLDS, best_claim, best_weighed, options_of
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.cards import IS_DIAMOND, IS_SEVEN, SEVEN_OF_DIAMONDS, VALUE
 from escoba.engine.rules import HAND_SIZE
 
@@ -117,7 +117,7 @@ class Sharp:
         self.last = last
         self.dynamic = dynamic
 
-    def __call__(self, sim: RoundSim, count: Sequence[int], worth: Sequence[float]) -> Move:
+    def __call__(self, sim: RoundSim, count: Sequence[int], worth: Sequence[float]) -> SimMove:
         seat = sim.turn
         hand = sim.hands[seat]
         table = sim.table

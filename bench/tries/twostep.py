@@ -25,10 +25,11 @@ from collections.abc import Callable, Sequence
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import Luna, _combine, answered, side_value
+from escoba.bots.luna import _combine, answered, side_value
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
+from research_luna import TunableLuna
 
 Key = tuple[object, ...]
 
@@ -49,7 +50,7 @@ def _public(sim: RoundSim) -> Key:
     )
 
 
-class LunaTwoStep(Luna):
+class LunaTwoStep(TunableLuna):
     """Luna with her next move of the deal searched on her information sets
     (the module's docstring); `max_worlds` worlds a decision."""
 
@@ -57,7 +58,7 @@ class LunaTwoStep(Luna):
         self,
         know: Knowledge,
         legal: Sequence[Action],
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
         *,

@@ -60,7 +60,8 @@ class Cheater:
     omniscient = True
 
     def __init__(self, **settings: Any) -> None:
-        """The same settings as `Luna` (her defaults unless given)."""
+        """The same settings as `Luna` (her defaults unless given): her
+        time and worlds; the rest of her search is hers, fixed."""
         self.luna = Luna(**settings)
 
     def choose_seeing(self, state: GameState, seat: int, rng: random.Random) -> Action:
@@ -72,12 +73,9 @@ class Cheater:
         know = knowledge(seat_view)
         world = true_world(state)
         moves = moves_of(seat_view, legal)
-        exact = solve(world, moves) if known_world(know) and luna.endgame else None
-        odds = None
-        if luna.beta > 0:
-            nxt = (seat + 1) % state.players
-            values = {VALUE[c] for c in state.round.hands[nxt]}
-            odds = [1.0 if x in values else 0.0 for x in range(11)]
+        exact = solve(world, moves) if known_world(know) else None
+        values = {VALUE[c] for c in state.round.hands[(seat + 1) % state.players]}
+        odds = [1.0 if x in values else 0.0 for x in range(11)]
         return luna.weigh(
             know, legal, moves, lambda _rng: world, rng, odds=odds, exact=exact, one_world=True
         )

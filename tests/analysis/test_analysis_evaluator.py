@@ -17,6 +17,7 @@ from escoba.analysis import (
     margin,
     position_rng,
 )
+from escoba.analysis.evaluator import HORIZON
 from escoba.analysis.rounds import move_of
 from escoba.bots.base import moves_of
 from escoba.bots.endgame import known_world, solve
@@ -24,6 +25,7 @@ from escoba.bots.knowledge import knowledge
 from escoba.engine import Phase, view
 from escoba.engine.round_steps import recorded_action, round_states
 from escoba.engine.view import View
+from research_luna import PlayedOutEvaluator
 
 from .helpers import random_round
 
@@ -84,8 +86,12 @@ def test_one_legal_action_is_forced() -> None:
 def test_settings_that_make_no_analysis_are_refused() -> None:
     with pytest.raises(ValueError, match="two worlds"):
         LunaEvaluator(worlds=1)
-    with pytest.raises(ValueError, match="unknown playout"):
-        LunaEvaluator(rollout="lucky")
+    with pytest.raises(ValueError, match="stopping rule"):
+        LunaEvaluator(se=-0.1)
+    with pytest.raises(ValueError, match="stopping rule"):
+        LunaEvaluator(min_worlds=1)
+    with pytest.raises(ValueError, match="stopping rule"):
+        LunaEvaluator(step_worlds=0)
     info = LunaEvaluator(worlds=8).describe()
     assert info.name == "luna" and info.display_name == "Luna"
     assert dict(info.settings)["worlds"] == 8
@@ -190,7 +196,7 @@ def test_a_cut_playout_plays_the_deal_and_estimates_the_rest(
     again. The escobas still to come are shared out evenly: they change no
     margin; each side's points are the margin's and add up by line."""
     evaluator = LunaEvaluator(worlds=48, se=0.0)
-    assert evaluator.horizon == 0
+    assert HORIZON == 0
     v = next(v for v in positions(players, 4) if len(v.legal) >= 3 and v.deck_size)
     ev = evaluator.evaluate(v, position_rng(v))
     monkeypatch.setattr(LunaEvaluator, "reuse_worlds", False)
@@ -200,9 +206,9 @@ def test_a_cut_playout_plays_the_deal_and_estimates_the_rest(
         assert value == pytest.approx(margin(points, side))
         assert [sum(by_line) for by_line in lines] == pytest.approx(list(points))
         assert all(by_line[-1] == 0 for by_line in lines)  # no leftover before the end
-    full = LunaEvaluator.played_out(worlds=48).evaluate(v, position_rng(v))
+    full = PlayedOutEvaluator(worlds=48).evaluate(v, position_rng(v))
     assert full.worlds == 48 and full.values != ev.values
-    assert dict(LunaEvaluator.played_out().describe().settings) == {
+    assert dict(PlayedOutEvaluator().describe().settings) == {
         "beta": 25.0,
         "carmen_reply": True,
         "endgame": True,

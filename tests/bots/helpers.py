@@ -9,7 +9,7 @@ from escoba.bots import get_robot
 from escoba.bots.base import move_of
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move
+from escoba.bots.sim import SimMove
 from escoba.cheater import true_world
 from escoba.engine import (
     SITE_RULES,
@@ -57,7 +57,7 @@ def carmen_rounds(seed: int, deals: int) -> Iterator[tuple[GameState, View, Acti
 
 
 def answers_as_carmen(
-    reply_of: Callable[[Knowledge, Sequence[Move]], CarmenReply],
+    reply_of: Callable[[Knowledge, Sequence[SimMove]], CarmenReply],
     seed: int,
     rounds: int,
     *,

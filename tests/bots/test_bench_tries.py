@@ -1,13 +1,12 @@
 """The tries at a stronger Luna kept in bench/tries/ (issue 27) stay
 runnable, so that their figures in bench/RESULTS-bots.md can be made again:
 each plays a legal action in positions of every kind, and the quick players
-of bench/bench_policies.py play whole rounds to their points."""
+of bench/bench_policies.py play whole rounds to their points. (bench/ is on
+the path: pyproject's `[tool.pytest.ini_options]`.)"""
 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,13 +14,27 @@ from escoba.engine import Phase, view
 
 from .helpers import answers_as_carmen, carmen_rounds, random_round_states
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_tunable_luna_at_her_defaults_is_luna(players: int) -> None:
+    """bench/research_luna.py: `TunableLuna` at its defaults makes Luna's
+    own choice in every position, from the same random source (the same
+    worlds, the same figures): the paired bench's `base`, and every try
+    built on it, is today's Luna."""
+    from escoba.bots.luna import Luna
+    from research_luna import TunableLuna
 
-@pytest.fixture(scope="module", autouse=True)
-def bench_on_path() -> None:
-    if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))
+    luna = Luna(budget=10.0, min_worlds=6, max_worlds=6, limit=None)
+    tunable = TunableLuna(budget=10.0, min_worlds=6, max_worlds=6, limit=None)
+    chosen = 0
+    for i, state in enumerate(random_round_states(players, seed=36 + players, rounds=1)):
+        if state.phase is not Phase.PLAYING:
+            continue
+        v = view(state, state.round.turn)
+        if len(v.legal) > 1:
+            assert tunable.choose(v, random.Random(i)) == luna.choose(v, random.Random(i))
+            chosen += 1
+    assert chosen > 10
 
 
 @pytest.mark.parametrize(

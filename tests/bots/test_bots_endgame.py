@@ -12,7 +12,7 @@ from escoba.bots.base import legal_of, move_of
 from escoba.bots.endgame import known_world, solve
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import Luna
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine import Phase, view
 from escoba.engine.actions import Action
 from escoba.engine.view import View
@@ -34,7 +34,7 @@ def minimax(sim: RoundSim, side: int) -> int:
     return max(values) if sim.side[sim.turn] == side else min(values)
 
 
-def known_positions(players: int, count: int) -> Iterator[tuple[View, Knowledge, list[Move]]]:
+def known_positions(players: int, count: int) -> Iterator[tuple[View, Knowledge, list[SimMove]]]:
     """Positions of random games where the seat on turn sees the whole rest
     of the round, with a choice to make."""
     found = 0
@@ -53,7 +53,7 @@ def known_positions(players: int, count: int) -> Iterator[tuple[View, Knowledge,
     raise AssertionError("too few positions")
 
 
-def exact_values(know: Knowledge, moves: list[Move]) -> list[int]:
+def exact_values(know: Knowledge, moves: list[SimMove]) -> list[int]:
     world = know.sample(random.Random(0))
     side = know.base.side[know.seat]
     out = []

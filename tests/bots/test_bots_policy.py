@@ -1,5 +1,6 @@
 """The playout policies: `careful_move` is Carmen's judgement on a sim, and
-every policy plays only legal moves, under every rule set, to the end."""
+every policy (src's careful one, and the research's of bench/playouts.py)
+plays only legal moves, under every rule set, to the end."""
 
 from __future__ import annotations
 
@@ -12,19 +13,14 @@ from escoba.bots import policy as policy_module
 from escoba.bots.base import legal_of, moves_of
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import knowledge
-from escoba.bots.policy import (
-    PLAYOUTS,
-    careful_move,
-    careful_playout,
-    careful_playout_reference,
-    probable_move,
-)
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.policy import careful_move, careful_playout
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.bots.worth import CARD_GAIN
 from escoba.cheater import true_world
 from escoba.engine import Phase, RuleSet, view
 from escoba.engine.actions import Play
 from escoba.engine.cards import VALUE
+from playouts import PLAYOUTS, careful_playout_reference, careful_then_probable, probable_move
 
 from .helpers import random_round_states
 
@@ -107,14 +103,14 @@ class _Recording(RoundSim):
     """A sim that keeps the moves applied to it."""
 
     __slots__ = ("made",)
-    made: list[Move]
+    made: list[SimMove]
 
-    def apply(self, move: Move) -> None:
+    def apply(self, move: SimMove) -> None:
         self.made.append(move)
         super().apply(move)
 
 
-def _moves_of_playout(playout: Callable[..., None], sim: RoundSim, **kw: int) -> list[Move]:
+def _moves_of_playout(playout: Callable[..., None], sim: RoundSim, **kw: int) -> list[SimMove]:
     """The moves `playout` makes from `sim` (left as it was), in order."""
     twin = _Recording.__new__(_Recording)
     copy = sim.copy()
@@ -134,8 +130,9 @@ def test_the_memoised_careful_playout_makes_the_reference_s_moves(
     the memoised `careful_playout` makes exactly the moves of the playout
     without a memo, and ends on the same points and tallies; each position
     is played out twice, so the second finds its moves in the memo (from
-    this position and from the others of its round), and with a cut
-    (`plies`, `stop`) too."""
+    this position and from the others of its round), and with a cut too
+    (`stop`; `plies` careful plays then probable ones, bench/playouts.py's
+    `careful_then_probable` over the memoised playout)."""
     rng = random.Random(35 + players)
     compared = 0
     policy_module._CAREFUL.clear()
@@ -147,8 +144,12 @@ def test_the_memoised_careful_playout_makes_the_reference_s_moves(
         for _ in range(2):
             assert _moves_of_playout(careful_playout, sim) == reference
         cut = {"stop": rng.randint(0, 3), "plies": rng.randint(1, 8)}
-        assert _moves_of_playout(careful_playout, sim, **cut) == _moves_of_playout(
+        assert _moves_of_playout(careful_then_probable, sim, **cut) == _moves_of_playout(
             careful_playout_reference, sim, **cut
+        )
+        stop = {"stop": cut["stop"]}
+        assert _moves_of_playout(careful_playout, sim, **stop) == _moves_of_playout(
+            careful_playout_reference, sim, **stop
         )
         a, b = sim.copy(), sim.copy()
         careful_playout(a)

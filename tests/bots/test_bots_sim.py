@@ -8,10 +8,11 @@ import pytest
 
 from escoba.bots.base import action_of, move_of
 from escoba.bots.knowledge import knowledge, shuffle
-from escoba.bots.policy import expected_points, informed_playout
+from escoba.bots.policy import expected_points
 from escoba.bots.sim import RoundSim
 from escoba.cheater import true_world
 from escoba.engine import Phase, RuleSet, apply, legal_actions, new_game, shuffled_deck, view
+from playouts import informed_playout
 
 from .helpers import random_round_states
 

@@ -36,8 +36,11 @@ until the figures that could grade the play are precise enough
 figures, never a time budget, makes the result the same on a busy machine
 as on a quiet one; the caller seeds the random source from what the seat
 can see (`escoba.analysis.seeding`), so the figure never depends on a card
-the seat could not see. `LunaEvaluator.played_out()` is the analysis before
-issue 35 (every playout to the round's end, 512 worlds).
+the seat could not see. Those settings are fixed, and stored with every
+analysis (`describe`): the worlds, the posterior's pool and the stopping
+rule are the evaluator's to vary; the analysis before issue 35 (every
+playout to the round's end, 512 worlds) is bench/research_luna.py's
+`PlayedOutEvaluator`.
 
 A stronger robot plugs in by implementing `Evaluator` (its `evaluate` and
 `describe`), nothing else of the analysis changes.
@@ -50,7 +53,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Protocol
+from typing import Final, Protocol
 
 from escoba.analysis.lines import LINES, line_points
 from escoba.analysis.model import EvaluatorInfo, Method
@@ -59,9 +62,9 @@ from escoba.bots.endgame import MAX_NODES, known_world, solve
 from escoba.bots.inference import BETA, PosteriorSampler, observations
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import answered
-from escoba.bots.policy import PLAYOUTS
+from escoba.bots.policy import careful_playout
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
 from escoba.engine.rules import HAND_SIZE
 from escoba.engine.view import View
@@ -87,12 +90,12 @@ SE_TARGET = 0.09
 SE_FOUR = 0.12
 #: The deals a playout plays after the current one before the rest of the
 #: round is estimated (`policy.expected_points`, line by line:
-#: `lines.line_points`); None: every playout to the round's end (the analysis
-#: before issue 35). At 0 the current deal is played out and the rest
-#: estimated: 5 times less work, the half of a cost's noise that came from
-#: later deals gone, and the marks of a round played out in 96 % of decisions
+#: `lines.line_points`). At 0 the current deal is played out and the rest
+#: estimated: 5 times less work than every playout to the round's end (the
+#: analysis before issue 35), the half of a cost's noise that came from later
+#: deals gone, and the marks of a round played out in 96 % of decisions
 #: (bench/RESULTS-analysis.md).
-HORIZON: int | None = 0
+HORIZON: Final = 0
 #: The escobas still to come after a cut playout, by the number of players
 #: and of deals after the cut: careful playouts from the first play of a
 #: deal to the round's end (150 random rounds each, 2026-12-06). Added to
@@ -114,6 +117,17 @@ POOL = 2048
 #: Positions the exact solver may visit per action before it gives up (the
 #: search then decides): a last deal at two players takes a few dozen.
 EXACT_NODES = 5 * MAX_NODES
+#: The settings of the search that an analysis stores (`describe`) and no
+#: evaluator varies: Luna's playout (`policy.careful_playout`), worlds weighed
+#: by the posterior at `inference.BETA`, every candidate answered by
+#: Carmen's rule, the exact solver once nothing is hidden, and `HORIZON`.
+SEARCH_SETTINGS: Final[dict[str, str | int | float | bool]] = {
+    "rollout": "careful",
+    "beta": BETA,
+    "carmen_reply": True,
+    "endgame": True,
+    "horizon": HORIZON,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,22 +217,18 @@ class LunaEvaluator:
     display_name = "Luna"
     #: Whether a horizon-0 search takes the figures of hands drawn before
     #: (`_search`) instead of playing them out again; the same figures
-    #: either way (a test turns it off to check).
+    #: either way (a test turns it off to check; an evaluator whose
+    #: playouts read the deck's order must).
     reuse_worlds = True
 
     def __init__(
         self,
         worlds: int = WORLDS,
-        rollout: str = "careful",
-        beta: float = BETA,
-        carmen_reply: bool = True,
-        endgame: bool = True,
         pool: int = POOL,
         se: float = SE_TARGET,
         se_four: float | None = SE_FOUR,
         min_worlds: int = MIN_WORLDS,
         step_worlds: int = STEP_WORLDS,
-        horizon: int | None = HORIZON,
     ) -> None:
         """`worlds`: the worlds a decision samples (the most, with a
         stopping rule); `se`: 0 for none, else the standard error (round
@@ -228,44 +238,20 @@ class LunaEvaluator:
         only the worlds' figures, never a clock: the result is the same on a
         busy machine as on a quiet one, and a search that stops at n worlds
         gives exactly the figures of a fixed search of n worlds from the same
-        random source."""
+        random source; `pool`: the uniform deals the posterior weighs."""
         if worlds < 2:
             raise ValueError("an analysis needs at least two worlds")
-        if rollout not in PLAYOUTS:
-            raise ValueError(f"unknown playout {rollout!r} (known: {', '.join(PLAYOUTS)})")
-        if horizon is not None and horizon < 0:
-            raise ValueError("a horizon is a number of deals, 0 or more")
         if se < 0 or min_worlds < 2 or step_worlds < 1:
             raise ValueError("a stopping rule needs se >= 0, min_worlds >= 2, step_worlds >= 1")
         self.worlds = worlds
-        self.rollout = rollout
-        self.beta = beta
-        self.carmen_reply = carmen_reply
-        self.endgame = endgame
         self.pool = pool
         self.se = se
         self.se_four = se_four
         self.min_worlds = min_worlds
         self.step_worlds = step_worlds
-        self.horizon = horizon
-
-    @classmethod
-    def played_out(cls, worlds: int = WORLDS) -> LunaEvaluator:
-        """The analysis before issue 35: every playout to the round's end,
-        exactly `worlds` worlds a decision."""
-        return cls(worlds, horizon=None, se=0.0)
 
     def describe(self) -> EvaluatorInfo:
-        settings: dict[str, str | int | float | bool] = {
-            "worlds": self.worlds,
-            "rollout": self.rollout,
-            "beta": self.beta,
-            "pool": self.pool,
-            "carmen_reply": self.carmen_reply,
-            "endgame": self.endgame,
-        }
-        if self.horizon is not None:
-            settings["horizon"] = self.horizon
+        settings = SEARCH_SETTINGS | {"worlds": self.worlds, "pool": self.pool}
         if self.se > 0:
             if self.se_four:
                 settings["se_four"] = self.se_four
@@ -287,15 +273,13 @@ class LunaEvaluator:
             zero = ((0.0,) * len(LINES),) * nsides
             return Evaluation(legal, (0.0,), ((0.0,) * nsides,), "forced", 0, (), (zero,))
         moves = moves_of(view, legal)
-        if self.endgame and known_world(know):
+        if known_world(know):
             exact = exact_values(know.sample(rng), moves, side)
             if exact is not None:
                 values, points, lines = exact
                 return Evaluation(legal, values, points, "exact", 1, (), lines)
-        sample: Callable[[random.Random], RoundSim] = know.sample
-        if self.beta > 0:
-            obs = observations(view, know, self.beta)
-            sample = PosteriorSampler(know, obs, rng, self.pool).sample
+        obs = observations(view, know, BETA)
+        sample = PosteriorSampler(know, obs, rng, self.pool).sample
         return self._search(know, legal, moves, sample, rng, side)
 
     def target(self, players: int) -> float:
@@ -323,11 +307,22 @@ class LunaEvaluator:
         values = [sum(s) / worlds for s in samples]
         return all(standard_error(samples[i], samples[j]) <= se for i, j in graded_pairs(values))
 
+    def playout(self, know: Knowledge) -> tuple[Callable[[RoundSim], None], float]:
+        """How a world is played on after a candidate and its answer: the
+        careful playout, cut `HORIZON` deals after the current one; and each
+        side's share of the escobas still to come after the cut
+        (`FUTURE_ESCOBAS`, 0 when the playout reaches the round's end)."""
+        cut = max(0, know.deck_size - HORIZON * HAND_SIZE * know.players)
+        after = FUTURE_ESCOBAS.get(know.players, ())
+        deals = cut // (HAND_SIZE * know.players)
+        future = after[min(deals, len(after) - 1)] / know.base.nsides if after and deals else 0.0
+        return partial(careful_playout, stop=cut), future
+
     def _search(
         self,
         know: Knowledge,
         legal: tuple[Action, ...],
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
         side: int,
@@ -340,23 +335,16 @@ class LunaEvaluator:
         alone, never on the deck's order: a world whose hands were drawn
         before (the posterior draws its likely deals again and again) takes
         their figures instead of playing them out again."""
-        playout = PLAYOUTS[self.rollout]
+        playout, future = self.playout(know)
         nsides = know.base.nsides
-        future = 0.0  # each side's share of the escobas after a cut
-        if self.horizon is not None:
-            cut = max(0, know.deck_size - self.horizon * HAND_SIZE * know.players)
-            playout = partial(playout, stop=cut)
-            after = FUTURE_ESCOBAS.get(know.players, ())
-            deals = cut // (HAND_SIZE * know.players)
-            future = after[min(deals, len(after) - 1)] / nsides if after and deals else 0.0
-        reply = CarmenReply(know, moves) if self.carmen_reply else None
+        reply = CarmenReply(know, moves)
         n = len(moves)
         samples: list[list[float]] = [[] for _ in range(n)]
         points = [[0.0] * nsides for _ in range(n)]
         lines = [[[0.0] * len(LINES) for _ in range(nsides)] for _ in range(n)]
         seen: dict[tuple[tuple[int, ...], ...], list[tuple[float, list[float], list[list[float]]]]]
         seen = {}
-        reuse = self.horizon == 0 and self.reuse_worlds
+        reuse = HORIZON == 0 and self.reuse_worlds
         target = self.target(know.players)
         worlds = 0
         while True:
@@ -404,7 +392,7 @@ Lines = tuple[tuple[tuple[float, ...], ...], ...]
 
 
 def exact_values(
-    world: RoundSim, moves: Sequence[Move], side: int
+    world: RoundSim, moves: Sequence[SimMove], side: int
 ) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...], Lines] | None:
     """Each move's exact margin in a known `world` (two sides), each side's
     points at the end of a perfect line after it, and those points by

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from escoba.bots.sim import Move
+from escoba.bots.sim import SimMove
 from escoba.engine.actions import Action, Claim, Play
 from escoba.engine.cards import CARDS
 from escoba.engine.view import View
@@ -41,20 +41,20 @@ def legal_of(view: View) -> tuple[Action, ...]:
     return view.legal
 
 
-def move_of(action: Action, claim_card: int) -> Move:
+def move_of(action: Action, claim_card: int) -> SimMove:
     """An engine action as a sim move (`claim_card`: the view's claimable)."""
     if isinstance(action, Claim):
         return (True, claim_card, tuple(int(c) for c in action.group))
     return (False, int(action.card), tuple(int(c) for c in action.capture))
 
 
-def moves_of(view: View, legal: Sequence[Action]) -> list[Move]:
+def moves_of(view: View, legal: Sequence[Action]) -> list[SimMove]:
     """The view's `legal` actions as sim moves."""
     claim_card = -1 if view.claimable is None else int(view.claimable)
     return [move_of(a, claim_card) for a in legal]
 
 
-def action_of(move: Move) -> Action:
+def action_of(move: SimMove) -> Action:
     """A sim move as an engine action (groups are already in card order)."""
     claim, card, group = move
     cards = tuple(CARDS[c] for c in group)

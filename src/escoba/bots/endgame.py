@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 
 MAX_NODES = 20_000
 
@@ -39,7 +39,9 @@ def known_world(know: Knowledge) -> bool:
     return len(others) <= 1
 
 
-def solve(world: RoundSim, moves: Sequence[Move], max_nodes: int = MAX_NODES) -> list[int] | None:
+def solve(
+    world: RoundSim, moves: Sequence[SimMove], max_nodes: int = MAX_NODES
+) -> list[int] | None:
     """The worth of each of `moves` in `world` for the side on turn: its
     points minus the other side's at the end of the round, with perfect play
     on both sides after the move — exact for the best moves; for the others,
@@ -59,7 +61,9 @@ def solve(world: RoundSim, moves: Sequence[Move], max_nodes: int = MAX_NODES) ->
     return out
 
 
-def _after(sim: RoundSim, move: Move, alpha: int, beta: int, nodes: list[int], limit: int) -> int:
+def _after(
+    sim: RoundSim, move: SimMove, alpha: int, beta: int, nodes: list[int], limit: int
+) -> int:
     """The worth of `move` for the side that plays it (negamax: the other
     side's worth, negated, when the turn passes to it; the same side's after
     a claim, whose seat plays on)."""

@@ -28,33 +28,47 @@ judgement a steady one, and together they beat either alone.
 Once nothing is hidden from her any more (two sides, the deck empty, one
 other hand left: the last deal of a two-player round), the rest of the round
 is solved exactly (`endgame`), and she chooses as above only among the moves
-that are exactly best."""
+that are exactly best.
+
+Those are all fixed: what a seated Luna plays by. Her constructor takes only
+how long she may think (`budget`, `limit`, `clock`) and how many worlds
+(`min_worlds`, `max_worlds`). The research variants (another playout, a
+horizon, no reply, uniform worlds, no exact last deal, another weight of
+Carmen's judgement) are `TunableLuna` of bench/research_luna.py, a subclass
+the benchmarks use."""
 
 from __future__ import annotations
 
 import random
 import time
 from collections.abc import Callable, Sequence
-from functools import partial
+from typing import Final
 
 from escoba.bots.base import legal_of, moves_of
 from escoba.bots.endgame import known_world, solve
 from escoba.bots.inference import BETA, PosteriorSampler, observations
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
-from escoba.bots.policy import PLAYOUTS, expected_points
+from escoba.bots.policy import careful_playout, expected_points
 from escoba.bots.reply import CarmenReply
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
-from escoba.engine.rules import HAND_SIZE
 from escoba.engine.view import View
 
-Clock = Callable[[], float]
+#: What a decision's time is read from: seconds since some fixed moment, for
+#: intervals only (`time.perf_counter`; a test's fake). Not the web app's
+#: `Clock` (`web.base.clock`), which tells the date.
+Timer = Callable[[], float]
+
+#: The weight of Carmen's judgement added to each candidate's mean playout
+#: value, both in round points (bench/RESULTS-bots.md: 0.7 and 1.5 did no
+#: better).
+PRIOR: Final = 1.0
 
 
 def answered(
     world: RoundSim,
-    move: Move,
+    move: SimMove,
     i: int,
     reply: Callable[[RoundSim, int], None] | None,
 ) -> RoundSim:
@@ -81,7 +95,7 @@ def side_value(sim: RoundSim, side: int) -> float:
 
 def played_out(
     world: RoundSim,
-    move: Move,
+    move: SimMove,
     i: int,
     side: int,
     rollout: Callable[[RoundSim], None],
@@ -97,15 +111,15 @@ def played_out(
 
 def search(
     sample: Callable[[random.Random], RoundSim],
-    moves: Sequence[Move],
+    moves: Sequence[SimMove],
     side: int,
     rng: random.Random,
     *,
-    clock: Clock,
+    clock: Timer,
     budget: float,
     min_worlds: int,
     max_worlds: int,
-    rollout: Callable[[RoundSim], None] = PLAYOUTS["plain"],
+    rollout: Callable[[RoundSim], None] = careful_playout,
     reply: Callable[[RoundSim, int], None] | None = None,
     limit: float | None = None,
     start: float | None = None,
@@ -164,42 +178,30 @@ def _combine(
 class Luna:
     name = "luna"
     display_name = "Luna"
-    #: The next player's answer to each candidate (with `carmen_reply`).
-    replier: Callable[[Knowledge, Sequence[Move]], Callable[[RoundSim, int], None]] = CarmenReply
+    #: The next player's answer to each candidate: Carmen's rule (`reply`).
+    replier: Callable[[Knowledge, Sequence[SimMove]], Callable[[RoundSim, int], None]] = CarmenReply
+    #: The sharpness of the opponent model that weighs her worlds
+    #: (`inference`).
+    beta: float = BETA
+    #: The weight of Carmen's judgement (`PRIOR`).
+    prior: float = PRIOR
 
     def __init__(
         self,
         budget: float = 0.15,
         min_worlds: int = 6,
         max_worlds: int = 64,
-        clock: Clock = time.perf_counter,
-        rollout: str = "careful",
-        prior: float = 1.0,
-        beta: float = BETA,
-        horizon: int | None = None,
-        carmen_reply: bool = True,
-        endgame: bool = True,
+        clock: Timer = time.perf_counter,
         limit: float | None = 0.4,
     ) -> None:
-        """`rollout`: a name of `policy.PLAYOUTS`; `beta`: the sharpness of
-        the opponent model that weighs worlds (0: uniform worlds); `horizon`:
-        deals played out after the current one before the position is scored
-        by `policy.expected_points` (None: to the end of the round);
-        `carmen_reply`: the candidates are answered by Carmen's rule
-        (`reply`); `endgame`: once she can see the whole rest of the round,
-        she plays only exactly best moves (`endgame`); `limit`: the seconds
-        a decision may take even short of `min_worlds` (`search`; None: no
-        limit, for benchmarks that fix the number of worlds)."""
+        """`budget`: the seconds of `clock` a decision spends once it has
+        `min_worlds` worlds (`search`), never more than `max_worlds`;
+        `limit`: the seconds a decision may take even short of `min_worlds`
+        (None: no limit, for benchmarks that fix the number of worlds)."""
         self.budget = budget
         self.min_worlds = min_worlds
         self.max_worlds = max_worlds
         self.clock = clock
-        self.rollout = PLAYOUTS[rollout]
-        self.prior = prior
-        self.beta = beta
-        self.horizon = horizon
-        self.carmen_reply = carmen_reply
-        self.endgame = endgame
         self.limit = limit
 
     def choose(self, view: View, rng: random.Random) -> Action:
@@ -209,16 +211,20 @@ class Luna:
         start = self.clock()  # the budget is the decision's, reading and weighing too
         know = knowledge(view)
         moves = moves_of(view, legal)
-        sample = know.sample
-        odds = None
         known = known_world(know)  # then every sample is the one true world
-        exact = solve(know.sample(rng), moves) if known and self.endgame else None
-        if self.beta > 0:
-            sampler = self.posterior(view, know, rng)
-            sample = sampler.sample
-            odds = sampler.value_odds((know.seat + 1) % know.players)
+        exact = solve(know.sample(rng), moves) if known else None
+        sampler = self.posterior(view, know, rng)
+        odds = sampler.value_odds((know.seat + 1) % know.players)
         return self.weigh(
-            know, legal, moves, sample, rng, odds=odds, exact=exact, one_world=known, start=start
+            know,
+            legal,
+            moves,
+            sampler.sample,
+            rng,
+            odds=odds,
+            exact=exact,
+            one_world=known,
+            start=start,
         )
 
     def posterior(self, view: View, know: Knowledge, rng: random.Random) -> PosteriorSampler:
@@ -230,7 +236,7 @@ class Luna:
         self,
         know: Knowledge,
         legal: Sequence[Action],
-        moves: Sequence[Move],
+        moves: Sequence[SimMove],
         sample: Callable[[random.Random], RoundSim],
         rng: random.Random,
         *,
@@ -239,10 +245,11 @@ class Luna:
         one_world: bool,
         start: float | None = None,
     ) -> Action:
-        """The choice among `legal` (`moves` in the sim): each played out in
-        the worlds `sample` draws (only one when `one_world`: it is known),
-        then combined with Carmen's judgement (with the next player's `odds`
-        of holding each value) and, if given, kept to the `exact` best."""
+        """The choice among `legal` (`moves` in the sim): each answered by
+        the next player (`replier`) and played out carefully in the worlds
+        `sample` draws (only one when `one_world`: it is known), then
+        combined with Carmen's judgement (with the next player's `odds` of
+        holding each value) and, if given, kept to the `exact` best."""
         _, totals, worlds = search(
             sample,
             moves,
@@ -252,19 +259,8 @@ class Luna:
             budget=self.budget,
             min_worlds=1 if one_world else self.min_worlds,
             max_worlds=1 if one_world else self.max_worlds,
-            rollout=_rollout(self.rollout, self.horizon, know),
-            reply=self.replier(know, moves) if self.carmen_reply else None,
+            reply=self.replier(know, moves),
             limit=self.limit,
             start=start,
         )
-        judge = Judge(know, odds) if self.prior else None
-        return _combine(totals, worlds, legal, judge, self.prior, exact)
-
-
-def _rollout(
-    policy: Callable[..., None], horizon: int | None, know: Knowledge
-) -> Callable[[RoundSim], None]:
-    """The playout, cut `horizon` deals after the current one if given."""
-    if horizon is None:
-        return policy
-    return partial(policy, stop=max(0, know.deck_size - horizon * HAND_SIZE * know.players))
+        return _combine(totals, worlds, legal, Judge(know, odds), self.prior, exact)

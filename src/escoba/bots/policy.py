@@ -1,55 +1,31 @@
-"""The policies that play rounds out in a robot's search, and the estimate
-of a round not played to its end.
+"""The policy that plays rounds out in Luna's search and the analysis, and
+the estimate of a round not played to its end.
 
-The quick ones are greedy players: the capture worth the most (the sim's
-price list, `sim.gain`: `worth.CARD_GAIN` under the site's rules), and never
-(if it can help it) a table that sums 5 to 14 for the next player, who could
-then sweep it with one card — at a flat risk (`greedy_move`), only when that
-player holds the card in the world (`informed_move`), or by the chance they
-hold it as seen from the mover's seat (`probable_move`). The careful one,
-Luna's since 2026-12-01, is Carmen's rule on the sim (`careful_move`): it
-weighs every capture the next player could make, not only sweeps, at about
-four times the cost. Under compulsory capture a card is left only when none
-can capture.
+`careful_playout`, Luna's since 2026-12-01, is Carmen's rule on the sim
+(`careful_move`): what a play takes, by the sim's price list (`sim.gain`:
+`worth.CARD_GAIN` under the site's rules), less what the next player can
+expect to take from the table it leaves, each card value weighed by the
+chance that player holds it as seen from the mover's seat (nobody peeks).
+Under compulsory capture a card is left only when none can capture. The
+quicker greedy playouts of her research are bench/playouts.py's.
+`expected_points` scores a round cut short.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from math import comb, erf
 from typing import Final
 
 from escoba.bots.judge import claim_first, expected_best
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
 from escoba.engine.rules import HAND_SIZE
 
-#: What leaving a table of 5..14 costs: the next player sweeps it with the one
-#: value that makes 15, if they hold it.
-W_SWEEP_RISK: Final = 0.7
-#: No table sum is at risk: a last play, or a policy that does not look.
-NO_RISK: Final[tuple[float, ...]] = (0.0,) * 16
-#: Every table sum of 5..14 at the flat `W_SWEEP_RISK`.
-FLAT_RISK: Final[tuple[float, ...]] = tuple(
-    W_SWEEP_RISK if 5 <= s <= 14 else 0.0 for s in range(16)
-)
 
-
-def greedy_move(sim: RoundSim, avoid_sweeps: bool = True) -> Move:
-    """The best immediate move for the seat on turn by `CARD_GAIN`, counting
-    the escoba, and (with `avoid_sweeps`) the flat risk `W_SWEEP_RISK` of
-    leaving a sweepable table. A claim («LLEVAR EL 15») is a free capture:
-    taken whenever open."""
-    claim = best_claim(sim)
-    if claim is not None:
-        return claim
-    risky = avoid_sweeps and sim.plays_left > 1
-    return _weighed_move(sim, sim.hands[sim.turn], FLAT_RISK if risky else NO_RISK, 1.0, 0.0)
-
-
-def best_claim(sim: RoundSim, gain: Sequence[float] | None = None) -> Move | None:
+def best_claim(sim: RoundSim, gain: Sequence[float] | None = None) -> SimMove | None:
     """The most valuable «LLEVAR EL 15» open to the seat on turn, if any, by
     `gain` (the sim's price list by default)."""
     cc = sim.claim_card
@@ -60,7 +36,7 @@ def best_claim(sim: RoundSim, gain: Sequence[float] | None = None) -> Move | Non
     if not groups:
         return None
     best_score = -1e9
-    best: Move | None = None
+    best: SimMove | None = None
     if gain is None:
         gain = sim.gain
     for g in groups:
@@ -71,99 +47,6 @@ def best_claim(sim: RoundSim, gain: Sequence[float] | None = None) -> Move | Non
             best_score = score
             best = (True, cc, tuple([rest[i] for i in g]))
     return best
-
-
-def _play_on(sim: RoundSim, stop: int, policy: Callable[[RoundSim], Move]) -> None:
-    """Play the round on, every seat by `policy`, until `stop` plays are left
-    (0: to its end)."""
-    while sim.plays_left > stop:
-        sim.apply(policy(sim))
-
-
-def playout(sim: RoundSim, stop: int = 0) -> None:
-    """Play the round on by `greedy_move` until `stop` plays are left."""
-    _play_on(sim, stop, greedy_move)
-
-
-def _next_hand(sim: RoundSim, seat: int) -> list[int]:
-    """The hand the next seat will play from after `seat` plays a card: its
-    present hand, or, when this play ends the deal, its cards of the next deal
-    (known in a sampled world)."""
-    n = sim.n
-    nxt = (seat + 1) % n
-    hand = sim.hands[nxt]
-    if hand or len(sim.hands[seat]) != 1 or any(sim.hands[s] for s in range(n) if s != seat):
-        return hand
-    k = (nxt - sim.dealer - 1) % n
-    return sim.deck[HAND_SIZE * k : HAND_SIZE * k + HAND_SIZE]
-
-
-def informed_move(sim: RoundSim) -> Move:
-    """Like `greedy_move`, but a sweep risk counts only when the next player
-    really holds (in this world) the card that sweeps, and then at its full
-    worth: the escoba and the cards. Rollouts in a sampled world may use the
-    world's cards: that world is what is being scored."""
-    claim = best_claim(sim)
-    if claim is not None:
-        return claim
-    seat = sim.turn
-    threat = [0.0] * 16
-    if sim.plays_left > 1:
-        for c in _next_hand(sim, seat):
-            threat[FIFTEEN - VALUE[c]] = 1.0
-    return _weighed_move(sim, sim.hands[seat], threat, W_ESCOBA, 0.15)
-
-
-def _weighed_move(
-    sim: RoundSim, hand: list[int], risk: Sequence[float], per_sweep: float, per_card: float
-) -> Move:
-    """The best play of `hand` on the sim's table by `sim.gain`, counting the
-    escoba, where leaving a table of sum s (5..14) with k cards costs
-    `risk[s]` times what the next player's sweep would take:
-    `per_sweep + per_card * k`. Under compulsory capture a card is left only
-    when no card of the hand can capture."""
-    gain = sim.gain
-    table = sim.table
-    must_capture = sim.rules.compulsory_capture
-    vals = tuple([VALUE[c] for c in table])
-    tsum = sum(vals)
-    ntable = len(table)
-    best_score = -1e9
-    best: Move = (False, hand[0], ())
-    captured = False
-    for card in hand:
-        v = VALUE[card]
-        if ntable:
-            groups = index_groups(FIFTEEN - v, vals)
-            if groups:
-                captured = True
-                rest = tsum + v - FIFTEEN
-                for g in groups:
-                    score = gain[card]
-                    for i in g:
-                        score += gain[table[i]]
-                    if len(g) == ntable:
-                        score += W_ESCOBA
-                    elif 5 <= rest <= 14:
-                        score -= risk[rest] * (per_sweep + per_card * (ntable - len(g)))
-                    if score > best_score or (must_capture and not best[2]):
-                        best_score = score
-                        best = (False, card, tuple([table[i] for i in g]))
-        if must_capture and captured:
-            continue
-        score = -0.5 * gain[card]
-        s = tsum + v
-        if 5 <= s <= 14:
-            score -= risk[s] * (per_sweep + per_card * (ntable + 1))
-        if score > best_score:
-            best_score = score
-            best = (False, card, ())
-    return best
-
-
-def informed_playout(sim: RoundSim, stop: int = 0) -> None:
-    """Play the round on by `informed_move` until `stop` plays are left."""
-    _play_on(sim, stop, informed_move)
 
 
 #: HOLDS[u][k][h]: the chance that a hand of h cards drawn from u unknown
@@ -180,60 +63,15 @@ HOLDS: Final[tuple[tuple[tuple[float, ...], ...], ...]] = tuple(
 )
 
 
-def probable_move(sim: RoundSim, unplayed: list[int]) -> Move:
-    """Like `informed_move`, but the sweep risk is weighed by the chance,
-    from the mover's side of the table, that the next player holds the
-    sweeping value: the cards the mover cannot see are the other hands and
-    the deck. Nobody peeks, as in a real game, so a playout neither counts on
-    a lucky reply that a careful player would never leave nor credits the
-    searcher with later plays that only a seer would find. `unplayed[x]`
-    counts the cards of value x still in hands or deck."""
-    claim = best_claim(sim)
-    if claim is not None:
-        return claim
-    seat = sim.turn
-    hand = sim.hands[seat]
-    risk = [0.0] * 16
-    if sim.plays_left > 1:
-        nxt = (seat + 1) % sim.n
-        h = len(sim.hands[nxt]) or (HAND_SIZE if sim.deck else 0)
-        u = sim.plays_left - len(hand)
-        if h and u:
-            holds = HOLDS[u]
-            mine = [0] * 11
-            for c in hand:
-                mine[VALUE[c]] += 1
-            for x in range(1, 11):
-                k = unplayed[x] - mine[x]
-                if k > 0:
-                    risk[FIFTEEN - x] = holds[k][min(h, u)]
-    return _weighed_move(sim, hand, risk, W_ESCOBA, 0.15)
-
-
-def probable_playout(sim: RoundSim, stop: int = 0) -> None:
-    """Play the round on, every seat by `probable_move`, until `stop` plays
-    are left (0: to its end)."""
-    unplayed = [0] * 11
-    for hand in sim.hands:
-        for c in hand:
-            unplayed[VALUE[c]] += 1
-    for c in sim.deck:
-        unplayed[VALUE[c]] += 1
-    while sim.plays_left > stop:
-        move = probable_move(sim, unplayed)
-        if not move[0]:
-            unplayed[VALUE[move[1]]] -= 1
-        sim.apply(move)
-
-
-def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float]) -> Move:
+def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float]) -> SimMove:
     """Carmen's rule on a sim (`judge.Judge.play_score`, from the mover's
     seat, with the sim's price list): what a play takes, less what the next
     player can expect to take from the table it leaves, each card value
     weighed by the chance that player holds it and by the capture it would
-    make, sweeps above all. Three times slower than `probable_move`, and a
-    far closer picture of a careful player: it makes Carmen's choice in
-    nine positions of ten, where `probable_move` makes it in eight.
+    make, sweeps above all. Three times slower than the quick
+    `probable_move` (bench/playouts.py), and a far closer picture of a
+    careful player: it makes Carmen's choice in nine positions of ten,
+    where `probable_move` makes it in eight.
     `unplayed[x]` counts the cards of value x still in hands or deck,
     `unplayed_gain[x]` sums their worth."""
     if sim.claim_card >= 0:
@@ -272,7 +110,7 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
 Options = list[tuple[int, Sequence[tuple[int, ...]]]]
 
 
-def options_of(sim: RoundSim) -> tuple[Options, bool, Move | None]:
+def options_of(sim: RoundSim) -> tuple[Options, bool, SimMove | None]:
     """The options of the seat on turn; whether a take is compulsory (a
     house rule) and one is open; and the move, when there is only one (a
     last card that takes one way, or nothing)."""
@@ -298,7 +136,7 @@ def best_weighed(
     last_play: bool,
     reply: float = 1.0,
     stake: float = 0.0,
-) -> Move:
+) -> SimMove:
     """Carmen's rule's choice among `options` on `table`: what a play takes
     by `gain` (a sweep's escoba above all; on the round's last play, the
     table left too), less `reply` times what the next player is expected to
@@ -306,7 +144,7 @@ def best_weighed(
     the share of a table left before the last deal counted as the mover's
     (0: none, Carmen's rule)."""
     best_score = -1e9
-    best: Move = (False, options[0][0], ())
+    best: SimMove = (False, options[0][0], ())
     for card, groups in options:
         if not must:
             score = -reply * expected_reply(
@@ -411,23 +249,6 @@ def unplayed_of(sim: RoundSim) -> tuple[list[int], list[float]]:
     return count, worth
 
 
-def careful_playout_reference(sim: RoundSim, stop: int = 0, plies: int = 1_000) -> None:
-    """`careful_playout` as it was before its memo (issue 35): every move
-    worked out afresh. Kept for the differential tests and the benches."""
-    count, worth = unplayed_of(sim)
-    gain = sim.gain
-    careful_until = sim.plays_left - plies
-    while sim.plays_left > stop:
-        if sim.plays_left > careful_until:
-            move = careful_move(sim, count, worth)
-        else:
-            move = probable_move(sim, count)
-        if not move[0]:
-            count[VALUE[move[1]]] -= 1
-            worth[VALUE[move[1]]] -= gain[move[1]]
-        sim.apply(move)
-
-
 #: (the price list's id, compulsory capture) → (the mover's hand in order,
 #: the table, the card that may be claimed (-1: none), the cards still in
 #: hands or deck as a bit set, the next player's hand size) → `careful_move`
@@ -438,16 +259,18 @@ def careful_playout_reference(sim: RoundSim, stop: int = 0, plies: int = 1_000) 
 #: are found here, nearly all from the same decision (issue 35), so a small
 #: memo, emptied when full, loses nothing measurable (25,000 moves, about
 #: 12 MB).
-_CAREFUL: dict[tuple[int, bool], dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], Move]]
+_CAREFUL: dict[
+    tuple[int, bool], dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], SimMove]
+]
 _CAREFUL = {}
 _CAREFUL_LIMIT = 25_000
 
 
-def careful_playout(sim: RoundSim, stop: int = 0, plies: int = 1_000) -> None:
-    """Play the round on: the next `plies` plays (claims aside) by
-    `careful_move`, then by `probable_move`, until `stop` plays are left.
-    The careful moves are memoised (`_CAREFUL`): the same moves as
-    `careful_playout_reference`, at a fraction of the work."""
+def careful_playout(sim: RoundSim, stop: int = 0) -> None:
+    """Play the round on, every seat by `careful_move`, until `stop` plays
+    are left (0: to its end). The moves are memoised (`_CAREFUL`): the same
+    moves as without the memo (bench/playouts.py keeps that playout, the
+    reference of a differential test), at a fraction of the work."""
     count, worth = unplayed_of(sim)
     gain = sim.gain
     memo = _CAREFUL.get((id(gain), sim.rules.compulsory_capture))
@@ -457,46 +280,25 @@ def careful_playout(sim: RoundSim, stop: int = 0, plies: int = 1_000) -> None:
     for cards in (*sim.hands, sim.deck):
         for c in cards:
             unplayed |= 1 << c
-    careful_until = sim.plays_left - plies
     hands = sim.hands
     n = sim.n
     while sim.plays_left > stop:
-        if sim.plays_left > careful_until:
-            turn = sim.turn
-            nxt_hand = len(hands[(turn + 1) % n]) or (HAND_SIZE if sim.deck else 0)
-            claim = sim.claim_card if sim.claim_seat == turn else -1
-            key = (tuple(hands[turn]), tuple(sim.table), claim, unplayed, nxt_hand)
-            move = memo.get(key)
-            if move is None:
-                move = careful_move(sim, count, worth)
-                if len(memo) >= _CAREFUL_LIMIT:
-                    memo.clear()
-                memo[key] = move
-        else:
-            move = probable_move(sim, count)
+        turn = sim.turn
+        nxt_hand = len(hands[(turn + 1) % n]) or (HAND_SIZE if sim.deck else 0)
+        claim = sim.claim_card if sim.claim_seat == turn else -1
+        key = (tuple(hands[turn]), tuple(sim.table), claim, unplayed, nxt_hand)
+        move = memo.get(key)
+        if move is None:
+            move = careful_move(sim, count, worth)
+            if len(memo) >= _CAREFUL_LIMIT:
+                memo.clear()
+            memo[key] = move
         if not move[0]:
             card = move[1]
             count[VALUE[card]] -= 1
             worth[VALUE[card]] -= gain[card]
             unplayed &= ~(1 << card)
         sim.apply(move)
-
-
-def careful_deal_playout(sim: RoundSim, stop: int = 0) -> None:
-    """`careful_playout` for the rest of the current deal, then probable."""
-    in_hands = sum(len(h) for h in sim.hands)
-    careful_playout(sim, stop, plies=in_hands)
-
-
-#: The playout policies by name.
-PLAYOUTS: Final = {
-    "plain": playout,
-    "informed": informed_playout,
-    "probable": probable_playout,
-    "careful": careful_playout,
-    "careful_deal": careful_deal_playout,
-    "careful_reference": careful_playout_reference,
-}
 
 
 def _phi(x: float) -> float:

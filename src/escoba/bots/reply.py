@@ -1,12 +1,13 @@
 """The next player's answer to each candidate, by Carmen's judgement.
 
-A playout policy is a quick greedy player, and in a sampled world it answers
-a candidate with the world's cards in plain sight; a real opponent answers by
-weighing what she might leave to whom. The answer to the candidate is the
-step the search depends on most, so there we use a careful player's rule,
-Carmen's: from the table the candidate leaves, she plays the card and capture
-that her judgement scores best among those of her hand in the world. Later
-steps stay with the fast playout.
+The playout (`policy.careful_playout`) is Carmen's rule made quick on the
+sim, the next player's odds of each value counted from the cards still
+unplayed; a real opponent weighs what she might leave to whom from what she
+has seen.
+The answer to the candidate is the step the search depends on most, so there
+we use Carmen's judgement itself: from the table the candidate leaves, she
+plays the card and capture that her judgement scores best among those of her
+hand in the world. Later steps stay with the quick playout.
 
 Her judgement of a play does not depend on the rest of her hand, so it is
 worked out once per candidate and card (cards of one value and worth score
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.sim import Move, RoundSim
+from escoba.bots.sim import RoundSim, SimMove
 from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
@@ -38,7 +39,7 @@ class CarmenReply:
     Nothing happens when the candidate is a claim (the searcher plays on),
     ends the deal, or passes the turn to a partner."""
 
-    def __init__(self, know: Knowledge, moves: Sequence[Move]) -> None:
+    def __init__(self, know: Knowledge, moves: Sequence[SimMove]) -> None:
         seat = know.seat
         n = know.players
         nxt = (seat + 1) % n
@@ -115,7 +116,7 @@ class CarmenReply:
     @staticmethod
     def _best_play(
         cache: BestPlays, judge: Judge, table: tuple[int, ...], hand: list[int]
-    ) -> tuple[float, Move]:
+    ) -> tuple[float, SimMove]:
         """Carmen's best play from `hand` on `table`, and its score (kept
         in `cache`, by table and card kind). Under compulsory capture, while
         some card of the hand can capture, only captures count."""
@@ -127,7 +128,7 @@ class CarmenReply:
             and any(index_groups(FIFTEEN - VALUE[c], vals) for c in hand)
         )
         best_score = -1e9
-        best: Move = (False, hand[0], ())
+        best: SimMove = (False, hand[0], ())
         for card in hand:
             key = (table, VALUE[card], gain[card], must)
             found = cache.get(key)

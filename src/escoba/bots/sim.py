@@ -33,7 +33,7 @@ SETENTA_OF: tuple[int, ...] = tuple(SETENTA_WORTH[VALUE[c]] for c in range(40))
 #: A move in the sim: (claim?, card, group). For a play, `card` leaves the hand
 #: and `group` is the capture (empty: the card stays on the table). For a claim
 #: («LLEVAR EL 15»), `card` is the left card and `group` the other table cards.
-Move = tuple[bool, int, tuple[int, ...]]
+SimMove = tuple[bool, int, tuple[int, ...]]
 
 
 class RoundSim:
@@ -151,12 +151,12 @@ class RoundSim:
     # ------------------------------------------------------------------
     # Moves
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[SimMove]:
         """Every legal move of the seat on turn, in the engine's order: claims
         first, then each hand card (ascending) left on the table and with each
         of its capture groups; under compulsory capture, no card is left on
         the table while some card of the hand can capture."""
-        out: list[Move] = []
+        out: list[SimMove] = []
         seat = self.turn
         table = self.table
         if self.claim_card >= 0 and self.claim_seat == seat:
@@ -175,7 +175,7 @@ class RoundSim:
             out = [m for m in out if m[0] or m[2]]
         return out
 
-    def apply(self, move: Move) -> None:
+    def apply(self, move: SimMove) -> None:
         if move[0]:
             self.claim(move[2])
         else:

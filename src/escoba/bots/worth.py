@@ -1,5 +1,5 @@
 """What a captured card is worth, in round points: the one price list of every
-robot, the fast playout policy and Carmen's judgement.
+robot, the playout policy and Carmen's judgement.
 
 A round is worth about 10 points shared by the sides: 1 for most cards (of 40),
 1 for most diamonds (of 10), 1 for most sevens (of 4), 1 for the 7 of

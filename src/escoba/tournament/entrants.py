@@ -20,20 +20,16 @@ from escoba.engine.actions import Action
 #: change of the robot's defaults leaves it as it was (its code is today's:
 #: a change there is measured against it before it is kept). `luna-2026-12`
 #: is Luna at the plateau of issue 16 (bench/RESULTS-bots.md), the mark a
-#: new Luna must beat by +0.1 on the same deals (issue 27).
+#: new Luna must beat by +0.1 on the same deals (issue 27). She pins her
+#: time and worlds; the rest of that day's settings are no longer settings
+#: but what Luna always does (the careful playout to the round's end,
+#: Carmen's answer to each candidate, worlds weighed at beta 25
+#: (`inference.BETA`), Carmen's judgement at weight 1.0 (`luna.PRIOR`), the
+#: exact last deal): like her code, they are today's, and a change of them
+#: is measured against her before it is kept (bench/research_luna.py's
+#: `TunableLuna` varies them).
 FROZEN: dict[str, Callable[[], Robot]] = {
-    "luna-2026-12": lambda: Luna(
-        budget=0.15,
-        min_worlds=6,
-        max_worlds=64,
-        rollout="careful",
-        prior=1.0,
-        beta=25.0,
-        horizon=None,
-        carmen_reply=True,
-        endgame=True,
-        limit=0.4,
-    ),
+    "luna-2026-12": lambda: Luna(budget=0.15, min_worlds=6, max_worlds=64, limit=0.4),
 }
 
 #: Benchmark-only entrants, never seatable at a table.
