@@ -24,9 +24,9 @@ from escoba.web.live.streams import Broker
 from escoba.web.table.reads import table_versions
 
 from .helpers import Player, create, join, run_async, service_of
+from .notices.test_dispatch import TURN, _play
 from .recording import Recorder, Told, dispatcher_of, heard, seat_id, told
 from .servers import wait_until
-from .notices.test_dispatch import TURN, _play
 
 
 def test_a_catch_up_sends_each_stream_only_what_it_missed() -> None:
