@@ -14,7 +14,7 @@ from escoba.analysis import coach_facts, say_coach
 from escoba.engine.actions import Claim
 from escoba.engine.cards import NOTATION
 from escoba.names import Design
-from escoba.web.table.coaching import linked
+from escoba.web.rendering.coach import linked
 
 from .helpers import join, move_seat, page_game_on_my_turn, service_of, text_of
 

@@ -20,7 +20,7 @@ from escoba.engine import view
 from escoba.engine.actions import Claim, Play
 from escoba.engine.cards import NOTATION
 from escoba.names import Design
-from escoba.web.table.coaching import linked
+from escoba.web.rendering.coach import linked
 
 from .helpers import page_game_on_my_turn, service_of, text_of
 

@@ -12,7 +12,7 @@ from escoba.engine import GameState, Phase, RuleSet, new_game, shuffled_deck
 from escoba.engine.round_steps import round_story
 from escoba.names import Design
 from escoba.web.base.settings import DEFAULT_LIMITS
-from escoba.web.html.story_routes import record_page
+from escoba.web.rendering.story import record_page
 from escoba.web.rendering.templating import render_page
 from escoba.web.table.story import GameStory, round_points
 

@@ -115,7 +115,7 @@ TABLE: Final = {
     ),
     "nothing_to_transfer": sentence("Este dispositivo no tiene mesas para pasar."),
     "no_such_device": sentence("Ese dispositivo ya no tiene este lugar."),
-    # -- Time on the table (web/table/timekeeping.py): %(left)s is «dentro de 8 h»,
+    # -- Time on the table (web/rendering/times.py): %(left)s is «dentro de 8 h»,
     # %(since)s «hace 5 h», %(moment)s a date and time -----------------------
     "turn_of_since": sentence("Turno de %(name)s · %(since)s"),
     "absence_countdown": sentence("TERMINAR POR AUSENCIA disponible %(left)s"),

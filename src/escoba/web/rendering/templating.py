@@ -39,10 +39,10 @@ from escoba.web.base.settings import DEFAULT_LIMITS, PageLimits
 from escoba.web.devices.my_tables import Elsewhere
 from escoba.web.notices.notice import NoticeKind
 from escoba.web.rendering.board import and_list, board_model, robot_level, who
+from escoba.web.rendering.coach import coach_board
 from escoba.web.rendering.score_lines import rules_sentence
-from escoba.web.table.coaching import coach_board
+from escoba.web.rendering.times import table_time
 from escoba.web.table.pages import TablePage, TableStatus
-from escoba.web.table.timekeeping import table_time
 from escoba.words import Limits, say, say_html, say_rules
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parents[2]

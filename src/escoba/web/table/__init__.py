@@ -1,7 +1,8 @@
 """The table: the one command path, its storage, and every command and read
 of a table (lobby, play, ending, rematch, chat, robots' jobs, story,
-analyses' rows and reads, the coach), put together in
-`service.TableService`. The processes that think and weigh (the robots'
+analyses' rows and reads, the coach's choice), put together in
+`service.TableService`. What a page makes of them is
+`escoba.web.rendering`. The processes that think and weigh (the robots'
 pool, the analyses' runner) are `escoba.web.workers`; a browser's device
 and its tables are `escoba.web.devices`; the notices, their choices and
 their sweep are `escoba.web.notices`.
