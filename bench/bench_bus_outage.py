@@ -32,9 +32,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.web.live.test_bus_outage import Game, _ok, lost_bus
 from tests.web.own_servers import OwnPostgres, OwnRedis
 from tests.web.servers import Listener, Server, servers, wait_until
-from tests.web.test_bus_outage import Game, _ok, lost_bus
 
 ARRIVAL = 60.0
 ENV = {"ESCOBA_LIVE_CHECK_SECONDS": "0"}

@@ -95,7 +95,7 @@ def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     migrate(f"sqlite:///{path}")
     # and its Web Push key made, as PostgreSQL's database keeps it from one
     # test to the next: making it (and writing it) cost each app a tenth of
-    # a second (tests/web/test_push_keys.py makes its own)
+    # a second (tests/web/notices/test_push_keys.py makes its own)
     db = Database(f"sqlite:///{path}")
     db.secret(VAPID_SECRET, make=new_private_key)
     db.dispose()
@@ -134,7 +134,7 @@ def settings(db_url: str) -> Settings:
         secret_key="test-secret",
         # Pushes in the app's own process: a worker process of their own
         # (production's default) costs ~1.5 s to stop after every test that
-        # plays; tests/web/test_push_worker.py tests that process.
+        # plays; tests/web/notices/test_push_worker.py tests that process.
         push_processes=0,
     )
 

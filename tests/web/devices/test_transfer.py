@@ -273,7 +273,7 @@ def test_the_api_hands_out_transfer_links_not_tokens(site: TestClient) -> None:
     r = site.post(f"/api/tables/{invite}/transfer", headers={"Authorization": "Bearer nope"})
     assert r.status_code == 403 and r.json()["error"] == "not_seated"
     assert site.post("/api/tables/AAAAAAAAAAAAAAAA/transfer", headers=auth).status_code == 404
-    # the old permanent links are retired (tests/web/test_pages.py): they open nothing
+    # the old permanent links are retired (tests/web/html/test_pages.py): they open nothing
     old = browser(site)
     assert old.get(f"/t/{invite}/continue/{token}", follow_redirects=False).status_code == 410
     assert not seated(old, invite)

@@ -1,0 +1,1 @@
+"""The JSON API (escoba.web.api): its schema, its refusals."""

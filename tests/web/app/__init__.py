@@ -1,0 +1,1 @@
+"""The app as it runs: killed, restarted, its database gone and back, its metrics."""

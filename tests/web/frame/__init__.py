@@ -1,0 +1,1 @@
+"""The frame of every request (escoba.web.frame): guards, limits."""

@@ -1,0 +1,1 @@
+"""The HTML pages and their front end (escoba.web.html, rendering, static)."""

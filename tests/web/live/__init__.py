@@ -1,0 +1,1 @@
+"""The live updates (escoba.web.live), in one process and across several."""

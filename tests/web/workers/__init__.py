@@ -1,0 +1,1 @@
+"""The worker processes (escoba.web.workers): the robots' runner, the analyses' workers."""
