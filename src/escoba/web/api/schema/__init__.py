@@ -2,11 +2,12 @@
 refusal it can meet, as the pydantic models FastAPI publishes in
 `/openapi.json`.
 
-The answers are made without these models (`api.table_json`, on the hot read
-of every turn): the models describe that JSON exactly (every field required
-unless the JSON may leave it out, no other field), and the test suite checks
-every answer it gets against the published schema, so a field added to a view
-without its model fails there instead of going undocumented.
+Every answer is its model: each is made from what the service read by its
+`of` (`TableOut.of(page)`, `ViewOut.of(view)`, `GamesOut.of(games)`…) and
+written as it is (`api.routes.answer`), so the JSON has one shape and the
+published schema is it. The models say that JSON exactly (every field
+required unless the JSON may leave it out, no other field), and the test
+suite still checks every answer it gets against the published schema.
 
 A claim's cards have one name everywhere: `cards`, every card the claim
 takes with the left card first, in the command as in the view's history,
