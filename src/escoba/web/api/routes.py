@@ -18,8 +18,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, status
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 
-from escoba.engine import Action, make_claim, make_play, parse_card, parse_cards
-from escoba.engine.cards import NOTATION
+from escoba.engine import Action, IllegalAction, claim_of, make_play, parse_card, parse_cards
 from escoba.web.api.refusals import NO_STORE
 from escoba.web.api.schema import (
     ANY,
@@ -215,27 +214,20 @@ async def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep)
     the table) or take the 15 that was left (`claim`, with `cards`: every card
     you take, the left card included). Any of the view's `legal_actions` is
     an `action` as it is."""
-    service.act(invite, token, body.version, _action(service, invite, token, body.action))
+    service.act(invite, token, body.version, _action(service, invite, body.action))
     return _table_response(service, invite, token)
 
 
-def _action(
-    service: TableService, invite: str, token: str | None, action: PlayIn | ClaimIn
-) -> Action:
-    """The engine's action for a command's: the engine's claim names the
-    other cards only (its `group`), so the left card comes out of `cards`,
-    read from the seat's view (if the table moved on since, the command is
-    refused as stale anyway)."""
+def _action(service: TableService, invite: str, action: PlayIn | ClaimIn) -> Action:
+    """The engine's action for a command's. A claim's `cards` are read
+    against the card left on a 15 now, as the table's views show it (if the
+    table moved on since, the command is refused as stale anyway)."""
     if isinstance(action, PlayIn):
         return make_play(parse_card(action.card), parse_cards(action.capture))
-    cards = parse_cards(action.cards)
-    view = service.page(invite, token, with_chat=False).view
-    left = None if view is None else view.claimable
-    if left is None or not cards:
-        return make_claim(cards)  # the engine says why there is nothing to claim
-    if left not in cards:
-        raise Conflict("claim_missing_card", card=NOTATION[left])
-    return make_claim([c for c in cards if c != left])
+    try:
+        return claim_of(service.left_card(invite), parse_cards(action.cards))
+    except IllegalAction as err:
+        raise Conflict(err.code, **err.params) from err
 
 
 @router.post("/tables/{invite}/next-round", response_model=TableOut, responses=COMMAND)

@@ -11,7 +11,8 @@ suite still checks every answer it gets against the published schema.
 
 A claim's cards have one name everywhere: `cards`, every card the claim
 takes with the left card first, in the command as in the view's history,
-its `legal_actions` and the game record (shared/RECORD.md).
+its `legal_actions` and the game record (shared/RECORD.md), spelt by the
+engine's `claim_cards` and read back by its `claim_of`.
 
 The whole contract has one face, this package, and one module per thing it
 describes: `cards` (how a card is written), `commands` (what a client sends),

@@ -25,6 +25,7 @@ from escoba.engine import (
     RuleSet,
     SideScore,
     View,
+    claim_cards,
 )
 from escoba.engine.cards import NOTATION, cards_str
 from escoba.engine.state import RoundAction, TableTake
@@ -122,12 +123,12 @@ Action = Annotated[PlayOut | ClaimOut, Field(discriminator="type")]
 
 
 def action_out(action: EngineAction, left: EngineCard | None) -> PlayOut | ClaimOut:
-    """A legal action as a command names it (a claim: `left`, the view's
-    `claimable`, then its group)."""
+    """A legal action as a command names it (a claim: every card it takes,
+    `left`, the view's `claimable`, first)."""
     if isinstance(action, Play):
         return PlayOut(type="play", card=NOTATION[action.card], capture=cards_str(action.capture))
     assert left is not None
-    return ClaimOut(type="claim", cards=cards_str((left, *action.group)))
+    return ClaimOut(type="claim", cards=cards_str(claim_cards(left, action)))
 
 
 class PlayedOut(Out):
