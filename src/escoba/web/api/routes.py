@@ -120,7 +120,7 @@ def _table_response(
     (after it committed: its version, or a later one if the table moved on
     meanwhile, robots' answers included), which spares the client a read."""
     page = service.page(invite, token, with_chat=False)
-    return answer(TableOut.of(page), status_code)
+    return answer(TableOut.of(page, service.settings), status_code)
 
 
 def _seat_response(request: Request, service: TableService, joined: Joined) -> Response:
@@ -135,7 +135,7 @@ def _seat_response(request: Request, service: TableService, joined: Joined) -> R
         position=joined.position,
         table_url=f"{base}/t/{invite}",
         continue_url=base + code.path,
-        table=TableOut.of(page),
+        table=TableOut.of(page, service.settings),
     )
     return answer(seat, status.HTTP_201_CREATED)
 
@@ -174,7 +174,7 @@ async def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> Res
     page = service.page(invite, token, with_chat=False)
     if token is not None and page.you is None:
         raise Forbidden("not_seated")
-    return answer(TableOut.of(page))
+    return answer(TableOut.of(page, service.settings))
 
 
 @router.post("/tables/{invite}/robots", response_model=TableOut, responses=COMMAND)

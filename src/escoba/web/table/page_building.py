@@ -24,7 +24,6 @@ from escoba.web.table.store import (
     rules_of,
 )
 from escoba.web.table.story import StoryReads, round_points
-from escoba.words import say_result
 
 
 class PageBuilding(StoryReads):
@@ -59,7 +58,6 @@ class PageBuilding(StoryReads):
         if state is not None:
             seat_view = view(state, me.game_seat if plays and me is not None else None)
         now = self.clock.now()
-        result = state.result if state is not None else None
         four = len(table.seats) == MAX_SEATS
         return TablePage(
             invite=table.invite,
@@ -77,11 +75,6 @@ class PageBuilding(StoryReads):
                 table.partner_position
                 if table.partner_position is not None
                 else (sorted(s.position for s in table.seats)[2] if four else None)
-            ),
-            result_text=(
-                None
-                if result is None or state is None
-                else say_result(result, names(table), state.players, limits=self.settings)
             ),
             now=now,
             turn_since=table.turn_since if turn_is_played(table, state) else None,

@@ -78,6 +78,7 @@ from escoba.web.api.schema.errors import (
 )
 from escoba.web.api.schema.games import GameOut, GameRoundOut, GamesOut, SeriesWinsOut
 from escoba.web.api.schema.tables import (
+    API_LANG,
     CanOut,
     ChatOut,
     EmailOut,
@@ -108,6 +109,7 @@ from escoba.web.api.schema.views import (
 
 __all__ = [
     "ANY",
+    "API_LANG",
     "BODY",
     "CARD_PATTERN",
     "ERROR_CODES",

@@ -13,6 +13,11 @@ from pydantic import (
 from escoba.web.api.schema.commands import NoticeKindName
 from escoba.web.api.schema.views import Out, RulesOut, ViewOut
 from escoba.web.table.pages import Allowed, PageSeat, TablePage, TableStatus
+from escoba.words import Limits, say_result
+
+#: The API's words (a refusal's message, how a game ended) are Spanish, the
+#: site's language: its codes are for programs.
+API_LANG = "es"
 
 
 class SeatPublic(Out):
@@ -89,7 +94,11 @@ class TableOut(Out):
     can: CanOut
 
     @classmethod
-    def of(cls, page: TablePage) -> TableOut:
+    def of(cls, page: TablePage, limits: Limits) -> TableOut:
+        """`limits`: the settings the result's words quote (the hours of an
+        absence)."""
+        view = page.view
+        result = None if view is None else view.result
         return cls(
             invite=page.invite,
             status=page.status,
@@ -100,8 +109,12 @@ class TableOut(Out):
             seats=[SeatPublic.of(s) for s in page.seats],
             you=None if page.you is None else page.you.position,
             names=list(page.names),
-            view=None if page.view is None else ViewOut.of(page.view),
-            result=page.result_text,
+            view=None if view is None else ViewOut.of(view),
+            result=(
+                None
+                if view is None or result is None
+                else say_result(result, page.names, view.players, API_LANG, limits=limits)
+            ),
             can=CanOut.of(page.can),
         )
 
