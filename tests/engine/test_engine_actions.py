@@ -27,6 +27,8 @@ from escoba.engine import (
     action_from_dict,
     apply,
     can,
+    claim_cards,
+    claim_of,
     end_game,
     legal_actions,
     make_claim,
@@ -258,6 +260,19 @@ def test_a_play_without_a_capture_leaves_its_card_and_a_claim_names_its_group() 
     with pytest.raises(InputError) as err:
         action_from_dict({"type": "claim", "cards": ["6C", "4S"]})
     assert err.value.code == "claim_without_group"
+
+
+def test_a_claim_takes_the_left_card_then_its_group_read_back_in_any_order() -> None:
+    """`claim_cards` spells what a claim takes (the history, the record,
+    the API), `claim_of` reads it back whatever the order; without the left
+    card it is refused, and nothing to claim is left for the rules to say."""
+    left, claim = cs("5D")[0], make_claim(cs("6C 4S"))
+    assert claim_cards(left, claim) == cs("5D 4S 6C")
+    assert claim_of(left, cs("6C 5D 4S")) == claim == claim_of(left, claim_cards(left, claim))
+    with pytest.raises(IllegalAction) as err:
+        claim_of(left, cs("6C 4S"))
+    assert (err.value.code, err.value.params) == ("claim_missing_card", {"card": "5D"})
+    assert claim_of(None, cs("6C 4S")) == claim and claim_of(left, []) == make_claim([])
 
 
 @pytest.mark.parametrize(

@@ -96,7 +96,6 @@ def make_page(
             rematch=over and seat is not None,
         ),
         partner_position=None,
-        result_text=None,
     )
     page = replace(page, **overrides)  # type: ignore[arg-type]
     return replace(page, can=replace(page.can, **(can or {})))

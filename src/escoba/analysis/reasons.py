@@ -25,7 +25,7 @@ from typing import Final
 
 from escoba.analysis.model import LineCost, Reason, ReasonValue, figure
 from escoba.bots.knowledge import Knowledge, holds_chance, knowledge
-from escoba.engine.actions import Action, Claim
+from escoba.engine.actions import Action, Claim, claim_cards
 from escoba.engine.captures import can_capture
 from escoba.engine.cards import (
     FIFTEEN,
@@ -87,7 +87,7 @@ def play_facts(view: View, action: Action, know: Knowledge | None = None) -> Pla
     claim_left = None
     if isinstance(action, Claim):
         assert view.claimable is not None
-        taken: tuple[Card, ...] = (view.claimable, *action.group)
+        taken: tuple[Card, ...] = claim_cards(view.claimable, action)
         table = tuple(sorted(c for c in view.table if c not in taken))
     else:
         taken = (action.card, *action.capture) if action.capture else ()

@@ -53,7 +53,7 @@ from escoba.bots.base import moves_of
 from escoba.bots.endgame import solve
 from escoba.cheater import true_world
 from escoba.engine import GameState, RoundSummary, RuleSet, replay, view
-from escoba.engine.actions import Action, Claim
+from escoba.engine.actions import Action, Claim, claim_cards
 from escoba.engine.round_steps import recorded_action, round_states
 from escoba.engine.seats import side_of
 from escoba.engine.view import View
@@ -103,7 +103,7 @@ def move_of(v: View, action: Action) -> Move:
     if isinstance(action, Claim):
         if v.claimable is None:
             raise ValueError("a claim needs a card left on a 15")
-        taken = (v.claimable, *action.group)
+        taken = claim_cards(v.claimable, action)
         return Move("claim", v.claimable, taken, len(taken) == table)
     return Move(
         "play", action.card, action.capture, bool(action.capture) and len(action.capture) == table

@@ -6,7 +6,16 @@ state, events = apply(state, seat, action)
 view(state, seat)  # what that seat may know
 """
 
-from escoba.engine.actions import Action, Claim, Play, action_from_dict, make_claim, make_play
+from escoba.engine.actions import (
+    Action,
+    Claim,
+    Play,
+    action_from_dict,
+    claim_cards,
+    claim_of,
+    make_claim,
+    make_play,
+)
 from escoba.engine.captures import can_capture, capture_groups
 from escoba.engine.cards import (
     CARDS,
@@ -63,6 +72,8 @@ __all__ = [
     "can",
     "can_capture",
     "capture_groups",
+    "claim_cards",
+    "claim_of",
     "deals_per_round",
     "end_game",
     "legal_actions",

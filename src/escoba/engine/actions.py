@@ -5,15 +5,22 @@ LLEVAR, with an empty one it is DEJAR EN LA MESA. `Claim(group)` is «LLEVAR EL
 15»: it takes the card the previous player left plus `group`, other table cards
 that make 15 with it. Both keep their card groups in canonical order so that
 equal moves compare equal whatever order a client sent.
+
+A claim names the group only (the left card is the table's, not the
+player's choice: the pages' form sends the group); wherever the cards a
+claim takes are listed (the round's history and the record, the API's
+legal actions and commands, the analysis) they are `claim_cards`: the left
+card first, then the group, and `claim_of` reads them back.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from escoba.engine.cards import NOTATION, Card, cards_str, parse_card, parse_cards
-from escoba.engine.errors import InputError
+from escoba.engine.errors import IllegalAction, InputError
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +68,25 @@ def make_play(card: Card, capture: tuple[Card, ...] | list[Card] = ()) -> Play:
 
 def make_claim(group: tuple[Card, ...] | list[Card]) -> Claim:
     return Claim(tuple(sorted(group)))
+
+
+def claim_cards(left: Card, claim: Claim) -> tuple[Card, ...]:
+    """Every card `claim` takes, `left` (the card left on a 15) first: a
+    claim as every list of cards taken spells it."""
+    return (left, *claim.group)
+
+
+def claim_of(left: Card | None, cards: Sequence[Card]) -> Claim:
+    """The claim that takes `cards` (spelt as `claim_cards` spells it, in
+    any order), `left` being the card left on a 15 now (None: none). A
+    claim of no card, or with no card left, is made as it is, for the rules
+    to say why it cannot be; one without `left` is refused here
+    (`claim_missing_card`)."""
+    if left is None or not cards:
+        return make_claim(list(cards))
+    if left not in cards:
+        raise IllegalAction("claim_missing_card", card=NOTATION[left])
+    return make_claim([c for c in cards if c != left])
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:

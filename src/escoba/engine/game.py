@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from escoba.engine.actions import Action, Claim, Play
+from escoba.engine.actions import Action, Claim, Play, claim_cards
 from escoba.engine.captures import can_capture, capture_groups, groups_for_hand
 from escoba.engine.cards import FIFTEEN, NOTATION, VALUE, Card, is_full_deck
 from escoba.engine.errors import IllegalAction
@@ -255,7 +255,7 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
 def _apply_claim(state: GameState, seat: int, action: Claim) -> tuple[GameState, list[Event]]:
     rs = state.round
     assert rs.claim is not None
-    taken = (rs.claim.card, *action.group)
+    taken = claim_cards(rs.claim.card, action)
     table = tuple(c for c in rs.table if c not in taken)
     escoba = not table
     captured = list(rs.captured)

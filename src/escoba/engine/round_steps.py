@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from escoba.engine.actions import Action, make_claim, make_play
+from escoba.engine.actions import Action, claim_of, make_play
 from escoba.engine.cards import Card
 from escoba.engine.errors import IllegalAction, RecordError
 from escoba.engine.game import apply, new_game
@@ -77,7 +77,7 @@ def _deck(summary: RoundSummary, players: int) -> tuple[Card, ...]:
 def recorded_action(recorded: RoundAction) -> Action:
     """The engine action a recorded step of a round was made with."""
     if recorded.kind == "claim":
-        return make_claim(recorded.cards[1:])
+        return claim_of(recorded.card, recorded.cards)
     return make_play(recorded.card, recorded.cards)
 
 

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
 from escoba.web.api import docs as apidocs
+from escoba.web.api import email_routes as api_email
 from escoba.web.api import game_routes as api_games
 from escoba.web.api import routes as api
 from escoba.web.api.refusals import ApiErrors
@@ -391,7 +392,7 @@ def include_routes(app: FastAPI) -> None:
     app.include_router(metrics_router)
     app.include_router(api.router)
     app.include_router(api_games.router)
-    app.include_router(email_routes.api_router)
+    app.include_router(api_email.router)
     app.include_router(apidocs.router)
     app.include_router(routes.router)
     app.include_router(story_router)

@@ -41,6 +41,7 @@ translated sentences too.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from babel.numbers import format_decimal
 from markupsafe import Markup, escape
@@ -59,8 +60,10 @@ __all__ = [
     "HOURS",
     "Limits",
     "Message",
+    "ResultPart",
     "counted",
     "leftover_sum",
+    "result_parts",
     "say",
     "say_html",
     "say_result",
@@ -199,6 +202,43 @@ def _and(items: Sequence[str], lang: str, html: bool) -> str:
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
+@dataclass(frozen=True, slots=True)
+class ResultPart:
+    """One sentence of how a game ended: a code of the catalog and the
+    engine seats it names (`winners`, in the sides' order; `loser`: who
+    left or was absent)."""
+
+    code: str
+    winners: tuple[int, ...] = ()
+    loser: int | None = None
+
+
+def result_parts(result: Result, players: int) -> tuple[ResultPart, ...]:
+    """How the engine's `result` is said, as codes: two sentences at most,
+    why the game ended (who left, who was absent), then who won. RULES.md:
+    leaving or absence loses; without pairs, tied winners share the win; an
+    expired table has no winner. The one place that decides it: every face
+    (the API's text, the pages' HTML, in any language) says these parts."""
+    if result.reason is EndReason.EXPIRED:
+        return (ResultPart("result_expired"),)
+    seats = tuple(s for side in result.winners for s in seats_of_side(side, players))
+    if result.reason is EndReason.TARGET and seats:
+        return (ResultPart("result_won", seats),)
+    parts = []
+    if result.loser_seat is not None:
+        if result.reason is EndReason.ABANDON:
+            parts.append(ResultPart("result_abandoned", loser=result.loser_seat))
+        elif result.reason is EndReason.ABSENCE:
+            parts.append(ResultPart("result_absent", loser=result.loser_seat))
+    if not seats:
+        parts.append(ResultPart("result_no_winner"))
+    elif len(result.winners) > 1:
+        parts.append(ResultPart("result_shared", seats))
+    else:
+        parts.append(ResultPart("result_winners", seats))
+    return tuple(parts)
+
+
 def _result(
     result: Result,
     names: Sequence[str | Markup],
@@ -208,35 +248,20 @@ def _result(
     values: Mapping[str, object],
     html: bool,
 ) -> str:
-    """Two sentences at most: why the game ended (who left, who was absent),
-    then who won. RULES.md: leaving or absence loses; without pairs, tied
-    winners share the win; an expired table has no winner."""
-
-    def say_(code: str, **more: object) -> str:
-        return _say(code, lang, limits, {**values, **more}, html)
+    """`result_parts` said, with the players' `names` (by engine seat)."""
 
     def name(seat: int) -> str:
         if 0 <= seat < len(names):
             return names[seat]
-        return say_("nameless_player", n=seat + 1)
+        return _say("nameless_player", lang, limits, {**values, "n": seat + 1}, html)
 
-    if result.reason is EndReason.EXPIRED:
-        return say_("result_expired")
-    seats = [s for side in result.winners for s in seats_of_side(side, players)]
-    winners = _and([name(s) for s in seats], lang, html)
-    if result.reason is EndReason.TARGET and seats:
-        return say_("result_won", winners=winners, people=len(seats))
-    parts = []
-    if result.loser_seat is not None:
-        loser = name(result.loser_seat)
-        if result.reason is EndReason.ABANDON:
-            parts.append(say_("result_abandoned", loser=loser))
-        elif result.reason is EndReason.ABSENCE:
-            parts.append(say_("result_absent", loser=loser))
-    if not seats:
-        parts.append(say_("result_no_winner"))
-    elif len(result.winners) > 1:
-        parts.append(say_("result_shared", winners=winners))
-    else:
-        parts.append(say_("result_winners", winners=winners, people=len(seats)))
-    return (Markup(" ") if html else " ").join(parts)
+    said = []
+    for part in result_parts(result, players):
+        named: dict[str, object] = {}
+        if part.winners:
+            winners = [name(s) for s in part.winners]
+            named = {"winners": _and(winners, lang, html), "people": len(winners)}
+        if part.loser is not None:
+            named["loser"] = name(part.loser)
+        said.append(_say(part.code, lang, limits, {**values, **named}, html))
+    return (Markup(" ") if html else " ").join(said)

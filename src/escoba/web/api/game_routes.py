@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Path
 from fastapi.responses import Response
 
@@ -26,11 +25,11 @@ from escoba.web.api.routes import (
     NoStoreRoute,
     ServiceDep,
     TokenDep,
-    analysis_json,
+    analysis_answer,
+    answer,
     require_seat_if_named,
 )
 from escoba.web.api.schema import ANY, AnalysisOut, GamesOut, refusals
-from escoba.web.table.history import GameLine, TableGames
 
 router = APIRouter(prefix="/api", tags=["api"], route_class=NoStoreRoute)
 
@@ -39,41 +38,12 @@ GameNumber = Annotated[
 ]
 
 
-def games_json(games: TableGames) -> dict[str, Any]:
-    return {
-        "invite": games.invite,
-        "games": [_game_json(g) for g in games.games],
-        "series": [{"position": p, "wins": w} for p, w in games.wins],
-        "decided": games.decided,
-    }
-
-
-def _game_json(line: GameLine) -> dict[str, Any]:
-    return {
-        "number": line.number,
-        "status": "playing" if line.in_play else "finished",
-        "current": line.current,
-        "names": list(line.names),
-        "positions": list(line.positions),
-        "result": None if line.result is None else line.result.to_dict(),
-        "totals": list(line.totals),
-        "rounds": [
-            {"number": n, "points": list(points), "totals": list(totals)}
-            for n, points, totals in line.rounds
-        ],
-        "started_at": None if line.began is None else line.began.isoformat(),
-        "ended_at": None if line.ended is None else line.ended.isoformat(),
-    }
-
-
 @router.get("/tables/{invite}/games", response_model=GamesOut, responses=refusals(*ANY, 403))
 async def games(invite: Invite, service: ServiceDep, token: TokenDep) -> Response:
     """Every game played at the table, first to last (the game in play
     included): its number, its players, its result, its rounds' points."""
     require_seat_if_named(service, invite, token)
-    return Response(
-        orjson.dumps(games_json(service.table_games(invite))), media_type="application/json"
-    )
+    return answer(GamesOut.of(service.table_games(invite)))
 
 
 @router.get(
@@ -110,4 +80,4 @@ async def game_round_analysis(
     `round_in_play` for the round being played; 404 `no_round` for a round
     the game does not have."""
     require_seat_if_named(service, invite, token)
-    return analysis_json(service.round_analysis(invite, number, game))
+    return analysis_answer(service.round_analysis(invite, number, game))

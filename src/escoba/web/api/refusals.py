@@ -14,13 +14,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from starlette.exceptions import HTTPException
 
+from escoba.web.api.schema import API_LANG
 from escoba.web.base.errors import ServiceError
 from escoba.web.frame.deps import AppContext, bearer_token
 from escoba.words import say
 
 NO_STORE = {"Cache-Control": "no-store"}
-#: The API's messages are Spanish, the site's language (its codes are for programs).
-API_LANG = "es"
 
 
 def refusal(

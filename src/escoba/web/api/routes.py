@@ -14,13 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Depends, Path, Query, Request, status
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 
-from escoba.engine import Action, Claim, View, make_claim, make_play, parse_card, parse_cards
-from escoba.engine.cards import NOTATION, cards_str
+from escoba.engine import Action, IllegalAction, claim_of, make_play, parse_card, parse_cards
 from escoba.web.api.refusals import NO_STORE
 from escoba.web.api.schema import (
     ANY,
@@ -34,6 +32,7 @@ from escoba.web.api.schema import (
     JoinIn,
     NoticesIn,
     NoticesOut,
+    Out,
     PlayIn,
     PositionIn,
     PushEndpointIn,
@@ -52,7 +51,7 @@ from escoba.web.frame.deps import AppContext, ContextDep, bearer_token, public_b
 from escoba.web.notices.notice import NoticeKind
 from escoba.web.table.analyses import AnalysisRead
 from escoba.web.table.lobby import Joined
-from escoba.web.table.pages import ChatLine, TablePage
+from escoba.web.table.pages import ChatLine
 from escoba.web.table.service import TableService
 
 
@@ -102,60 +101,16 @@ def _chat_out(line: ChatLine) -> ChatOut:
     )
 
 
-def table_json(page: TablePage) -> dict[str, Any]:
-    """A `TableOut` as JSON-ready data, made without the models (the hot read
-    of every turn; the model stays the route's documented response, and the
-    tests check this against it)."""
-    return {
-        "invite": page.invite,
-        "status": page.status.value,
-        "target": page.target,
-        "rules": page.rules.to_dict(),
-        "version": page.version,
-        "game_number": page.game_number,
-        "seats": [
-            {
-                "position": s.position,
-                "name": s.name,
-                "robot": s.robot,
-                "game_seat": s.game_seat,
-                "creator": s.is_creator,
-                "you": s.is_you,
-                "rematch": s.rematch_accepted,
-            }
-            for s in page.seats
-        ],
-        "you": None if page.you is None else page.you.position,
-        "names": list(page.names),
-        "view": None if page.view is None else view_json(page.view),
-        "result": page.result_text,
-        "can": {
-            "join": page.can.join,
-            "start": page.can.start,
-            "manage": page.can.manage,
-            "chat": page.can.chat,
-            "leave": page.can.leave,
-            "next_round": page.can.next_round,
-            "absence": page.can.absence,
-            "rematch": page.can.rematch,
-        },
-    }
-
-
-def view_json(view: View) -> dict[str, Any]:
-    """A `ViewOut`: the engine's JSON form of the view, whose legal claims
-    list `cards` as the history and the record do (every card taken, the left
-    card first) instead of the engine's `group` (the other cards)."""
-    data = view.to_dict()
-    left = view.claimable
-    if left is not None and any(isinstance(a, Claim) for a in view.legal):
-        data["legal_actions"] = [
-            {"type": "claim", "cards": cards_str((left, *a.group))}
-            if isinstance(a, Claim)
-            else a.to_dict()
-            for a in view.legal
-        ]
-    return data
+def answer(model: Out, status_code: int = 200) -> Response:
+    """The route's answer, its model written as it is: the fields a model
+    leaves out unless set (`ResultOut.loser_seat`, la setenta's lines)
+    stay out. Written here rather than by FastAPI, which would validate the
+    model again on the hot read of every turn."""
+    return Response(
+        model.model_dump_json(exclude_unset=True),
+        status_code=status_code,
+        media_type="application/json",
+    )
 
 
 def _table_response(
@@ -165,11 +120,7 @@ def _table_response(
     (after it committed: its version, or a later one if the table moved on
     meanwhile, robots' answers included), which spares the client a read."""
     page = service.page(invite, token, with_chat=False)
-    return _json(table_json(page), status_code)
-
-
-def _json(data: Any, status_code: int = 200) -> Response:
-    return Response(orjson.dumps(data), status_code=status_code, media_type="application/json")
+    return answer(TableOut.of(page, service.settings), status_code)
 
 
 def _seat_response(request: Request, service: TableService, joined: Joined) -> Response:
@@ -178,15 +129,15 @@ def _seat_response(request: Request, service: TableService, joined: Joined) -> R
     invite, token = joined.invite, joined.token
     page = service.page(invite, token, with_chat=False)
     code = ctx.transfers.seat_code(invite, token)
-    seat = {
-        "invite": invite,
-        "token": token,
-        "position": joined.position,
-        "table_url": f"{base}/t/{invite}",
-        "continue_url": base + code.path,
-        "table": table_json(page),
-    }
-    return _json(seat, status.HTTP_201_CREATED)
+    seat = SeatOut(
+        invite=invite,
+        token=token,
+        position=joined.position,
+        table_url=f"{base}/t/{invite}",
+        continue_url=base + code.path,
+        table=TableOut.of(page, service.settings),
+    )
+    return answer(seat, status.HTTP_201_CREATED)
 
 
 #: The refusals of a command on a table: its body's, the table's, and any request's.
@@ -223,7 +174,7 @@ async def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> Res
     page = service.page(invite, token, with_chat=False)
     if token is not None and page.you is None:
         raise Forbidden("not_seated")
-    return _json(table_json(page))
+    return answer(TableOut.of(page, service.settings))
 
 
 @router.post("/tables/{invite}/robots", response_model=TableOut, responses=COMMAND)
@@ -263,27 +214,20 @@ async def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep)
     the table) or take the 15 that was left (`claim`, with `cards`: every card
     you take, the left card included). Any of the view's `legal_actions` is
     an `action` as it is."""
-    service.act(invite, token, body.version, _action(service, invite, token, body.action))
+    service.act(invite, token, body.version, _action(service, invite, body.action))
     return _table_response(service, invite, token)
 
 
-def _action(
-    service: TableService, invite: str, token: str | None, action: PlayIn | ClaimIn
-) -> Action:
-    """The engine's action for a command's: the engine's claim names the
-    other cards only (its `group`), so the left card comes out of `cards`,
-    read from the seat's view (if the table moved on since, the command is
-    refused as stale anyway)."""
+def _action(service: TableService, invite: str, action: PlayIn | ClaimIn) -> Action:
+    """The engine's action for a command's. A claim's `cards` are read
+    against the card left on a 15 now, as the table's views show it (if the
+    table moved on since, the command is refused as stale anyway)."""
     if isinstance(action, PlayIn):
         return make_play(parse_card(action.card), parse_cards(action.capture))
-    cards = parse_cards(action.cards)
-    view = service.page(invite, token, with_chat=False).view
-    left = None if view is None else view.claimable
-    if left is None or not cards:
-        return make_claim(cards)  # the engine says why there is nothing to claim
-    if left not in cards:
-        raise Conflict("claim_missing_card", card=NOTATION[left])
-    return make_claim([c for c in cards if c != left])
+    try:
+        return claim_of(service.left_card(invite), parse_cards(action.cards))
+    except IllegalAction as err:
+        raise Conflict(err.code, **err.params) from err
 
 
 @router.post("/tables/{invite}/next-round", response_model=TableOut, responses=COMMAND)
@@ -337,12 +281,12 @@ async def transfer(invite: Invite, ctx: ContextDep, token: TokenDep, request: Re
     """«Seguir en otro dispositivo»: a fresh single-use link (and its code)
     that opens your seat in a browser; the seat's token never goes in a URL."""
     code = ctx.transfers.seat_code(invite, token)
-    data = {
-        "code": code.code,
-        "url": public_base_url(request, ctx.settings) + code.path,
-        "expires_at": code.expires_at.isoformat().replace("+00:00", "Z"),
-    }
-    return _json(data, status.HTTP_201_CREATED)
+    made = TransferOut(
+        code=code.code,
+        url=public_base_url(request, ctx.settings) + code.path,
+        expires_at=code.expires_at.isoformat().replace("+00:00", "Z"),
+    )
+    return answer(made, status.HTTP_201_CREATED)
 
 
 @router.post(
@@ -398,7 +342,7 @@ async def read_notices(invite: Invite, ctx: ContextDep, token: TokenDep) -> Resp
     kinds = ctx.notice_choices.of(invite, token)
     if kinds is None:
         raise Forbidden("not_seated")
-    return _notices_json(kinds)
+    return _notices_answer(kinds)
 
 
 @router.put("/tables/{invite}/notices", response_model=NoticesOut, responses=refusals(*ANY, *BODY))
@@ -407,11 +351,11 @@ async def choose_notices(
 ) -> Response:
     """Choose which notices your seat hears of: the kinds named, and no
     other. A name that is no kind changes nothing (422 `unknown_notice`)."""
-    return _notices_json(ctx.notice_choices.choose(invite, token, body.kinds))
+    return _notices_answer(ctx.notice_choices.choose(invite, token, body.kinds))
 
 
-def _notices_json(kinds: frozenset[NoticeKind]) -> Response:
-    return _json({"kinds": sorted(k.value for k in kinds)})
+def _notices_answer(kinds: frozenset[NoticeKind]) -> Response:
+    return answer(NoticesOut(kinds=sorted(k.value for k in kinds)))
 
 
 @router.get(
@@ -444,20 +388,13 @@ async def round_analysis(
     play is refused (409 `round_in_play`), a round the game does not have
     is 404 `no_round`."""
     require_seat_if_named(service, invite, token)
-    return analysis_json(service.round_analysis(invite, number))
+    return analysis_answer(service.round_analysis(invite, number))
 
 
-def analysis_json(read: AnalysisRead) -> Response:
-    """A round's analysis as `AnalysisOut` says it."""
-    return _json(
-        {
-            "round": read.round,
-            "status": read.status,
-            "done": read.done,
-            "total": read.total,
-            "analysis": None if read.analysis is None else read.analysis.to_json(),
-        }
-    )
+def analysis_answer(read: AnalysisRead) -> Response:
+    """A round's analysis as `AnalysisOut` says it (the document as
+    `escoba.analysis` writes it, checked by the model)."""
+    return answer(AnalysisOut.of(read))
 
 
 def require_seat_if_named(service: TableService, invite: str, token: str | None) -> None:

@@ -2,4 +2,4 @@
 story and replays, analyses, devices and codes, e-mail and push choices, the
 installable app, health and the streams, the first lesson).
 
-May import: api (its schema), frame, rendering, live, notices, devices, table, base."""
+May import: frame, rendering, live, notices, devices, table, base."""

@@ -1,8 +1,8 @@
-"""The routes of e-mail notices: a seat's address on its table page and in
-the JSON API, and the pages of the links in e-mails (confirm, unsubscribe),
-which work without signing in. Without SMTP settings none of it shows: the
-form is not on the page, the links' pages and the form's posts are 404, and
-the API answers 404 `email_unavailable`."""
+"""The pages of e-mail notices: a seat's address on its table page, and the
+pages of the links in e-mails (confirm, unsubscribe), which work without
+signing in. Without SMTP settings none of it shows: the form is not on the
+page, the links' pages and the form's posts are 404 (the JSON API's routes
+are `api.email_routes`)."""
 
 from __future__ import annotations
 
@@ -11,26 +11,15 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from escoba.i18n import negotiate
 from escoba.names import and_list
-from escoba.web.api.routes import Invite, NoStoreRoute, TokenDep
-from escoba.web.api.schema import ANY, BODY, EmailIn, EmailOut, refusals
-from escoba.web.base.errors import Invalid, NotFound, RateLimited, ServiceError
-from escoba.web.frame.deps import AppContext, ContextDep, device_of, lang_of, public_base_url
+from escoba.web.base.errors import Invalid, RateLimited, ServiceError
+from escoba.web.frame.deps import ContextDep, device_of, lang_of, public_base_url
 from escoba.web.html.routes import VisitDep, error_page, html_response, limits_of, refusal
-from escoba.web.notices.email.channel import EmailChannel
 from escoba.web.notices.email.seats import EMAIL_MODES, EmailForm, EmailMode, LinkTarget, SeatEmail
 from escoba.web.rendering.templating import render_page
 from escoba.words import say
 
 router = APIRouter(include_in_schema=False)
-api_router = APIRouter(prefix="/api", tags=["api"], route_class=NoStoreRoute)
-
-
-def _channel(ctx: AppContext) -> EmailChannel:
-    if ctx.email is None:
-        raise NotFound("email_unavailable")
-    return ctx.email
 
 
 # ---------------------------------------------------------------------------
@@ -147,41 +136,3 @@ def _no_email(request: Request) -> HTMLResponse:
 def _no_form(request: Request) -> HTMLResponse:
     lang = lang_of(request)
     return error_page(say("bad_form", lang), 422, lang=lang, limits=limits_of(request))
-
-
-# ---------------------------------------------------------------------------
-# The JSON API
-
-
-def _email_out(saved: SeatEmail) -> EmailOut:
-    return EmailOut(email=saved.address, mode=saved.mode, confirmed=saved.confirmed)
-
-
-@api_router.get("/tables/{invite}/email", response_model=EmailOut, responses=refusals(*ANY, 403))
-async def read_email(invite: Invite, request: Request, token: TokenDep) -> EmailOut:
-    """Your seat's address for its notices (null when none)."""
-    ctx: AppContext = request.app.state.ctx
-    return _email_out(_channel(ctx).seats.current(invite, token))
-
-
-@api_router.put("/tables/{invite}/email", response_model=EmailOut, responses=refusals(*ANY, *BODY))
-async def save_email_api(
-    invite: Invite, body: EmailIn, request: Request, token: TokenDep
-) -> EmailOut:
-    """Leave an address for your seat's notices: a new one gets one e-mail
-    with a link to confirm it, and nothing else until it is opened (`confirmed`)."""
-    ctx: AppContext = request.app.state.ctx
-    channel = _channel(ctx)
-    lang = body.lang or negotiate(request.headers.get("accept-language"))
-    origin = public_base_url(request, ctx.settings)
-    saved = channel.seats.save(invite, token, body.email, body.mode, lang, origin)
-    return _email_out(saved)
-
-
-@api_router.delete(
-    "/tables/{invite}/email", response_model=EmailOut, responses=refusals(*ANY, *BODY)
-)
-async def remove_email_api(invite: Invite, request: Request, token: TokenDep) -> EmailOut:
-    """Stop e-mail notices for your seat: its address is forgotten."""
-    ctx: AppContext = request.app.state.ctx
-    return _email_out(_channel(ctx).seats.remove(invite, token))

@@ -171,8 +171,9 @@ class Visit:
         your_name: str | None = None,
         said: Said | None = None,
     ) -> HTMLResponse:
-        """The table as this viewer sees it: the whole page, or the board
-        fragment for HTMX (with `error` on top, if any). `email`: the seat's
+        """The table as this viewer sees it, answered with `status_code`: the
+        whole page, or the board fragment for HTMX (with `error` on top, if
+        any). `email`: the seat's
         e-mail form as a refused post left it; `your_name`: the invitation's
         «Tu nombre» as a refused post left it (else the name this browser
         last sat down with); `said`: a form's answer, said beside it."""
@@ -183,7 +184,7 @@ class Visit:
             return refusal(self.request, exc)
         watching = self.request.query_params.get("mirar") == "1"
         if fragment:
-            return html_response(self._board(page, kinds, elsewhere, error, said))
+            return html_response(self._board(page, kinds, elsewhere, error, said), status_code)
         url = invite_url(self.request, self.ctx, self.invite)
         # a seat a code just brought here (`follow`'s redirect) says so
         arrived = page.you is not None and self.request.query_params.get("llegada") == "1"
@@ -255,23 +256,25 @@ class Visit:
         saying: Callable[[Any], Said] | None = None,
     ) -> Response:
         """Make a change to the table for this viewer's seat. HTMX gets the
-        fresh board (or the same board with the refusal on top); a plain form
-        post is redirected (303) to the table page, or shown the page with
-        the message. Once the change is made, the other pages' streams (woken
-        by its commit) render and send their boards before this answer's is
-        rendered: the seat that moved hears of it last, as its streams do.
+        fresh board (or the same board with the refusal on top, a 200: htmx
+        swaps a success only); a plain form post is redirected (303) to the
+        table page, or shown the page with the message and its status. Once
+        the change is made, the other pages' streams (woken by its commit)
+        render and send their boards before this answer's is rendered: the
+        seat that moved hears of it last, as its streams do.
         `form` ("chat"): a refusal is said beside it (a seat's); `saying`: what
         its answer says of the change made (HTMX: a plain post redirects)."""
         try:
             done = change()
         except (ServiceError, InputError) as exc:
             message = self.refusal_text(exc)
-            status_code = exc.status if isinstance(exc, ServiceError) else 422
             if isinstance(exc, NotFound):
                 return error_page(message, 404, lang=self.lang, limits=self.limits)
             said = None if form is None or self.token is None else Said(form, error=message)
             error = None if said else message
-            return self.show(error, status_code, self.htmx, said=said)
+            if self.htmx:
+                return self.show(error, fragment=True, said=said)
+            return self.show(error, exc.status if isinstance(exc, ServiceError) else 422, said=said)
         await asyncio.sleep(0)  # the other pages first (`live.streams.acting`)
         if self.htmx:
             said = saying(done) if saying else None if form is None else Said(form)
@@ -548,9 +551,7 @@ async def choose_design(here: VisitDep, design: Annotated[str, Form()] = "") -> 
     """Each viewer's deck design, kept in a cookie: it never changes the rules."""
     chosen = chosen_design(design)
     if chosen is None:  # only a forged post: refused (422) even to HTMX, nothing kept
-        refused = here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
-        refused.status_code = 422
-        return refused
+        return here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
     if here.htmx:
         here.design = chosen
         response: Response = here.show(fragment=True)
@@ -566,9 +567,7 @@ async def choose_confirm(here: VisitDep, confirm: Annotated[str, Form()] = "") -
     shows what it will do and waits for CONFIRMAR (static/escoba.js)."""
     chosen = CONFIRM_CHOICES.get(confirm)
     if chosen is None:  # only a forged post: refused (422) even to HTMX, nothing kept
-        refused = here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
-        refused.status_code = 422
-        return refused
+        return here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
     if here.htmx:
         here.confirm = chosen
         response: Response = here.show(fragment=True)
@@ -584,9 +583,7 @@ async def choose_coach(here: VisitDep, coach: Annotated[str, Form()] = "") -> Re
     a play what the play leaves, where that gives nobody an edge."""
     chosen = CONFIRM_CHOICES.get(coach)
     if chosen is None:  # only a forged post: refused (422), nothing kept
-        refused = here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
-        refused.status_code = 422
-        return refused
+        return here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
     response = await here.answer(lambda: here.service.choose_coach(here.invite, here.token, chosen))
     if response.status_code < 400:  # kept with the device's other choices, for its next seats
         keep_choice(response, COACH_COOKIE, coach, here.ctx.settings)

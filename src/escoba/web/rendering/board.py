@@ -160,7 +160,9 @@ class Board:
     seats: tuple[SeatPanel, ...]
     hand: tuple[HandCard, ...]
     table: tuple[TableCard, ...]
-    claim_groups: tuple[tuple[str, ...], ...]  # other table cards for LLEVAR EL 15
+    # LLEVAR EL 15 as the engine's claims name it (their `group`, the other
+    # table cards): what the claim form sends back
+    claim_groups: tuple[tuple[str, ...], ...]
     claim_card: TableCard | None
     recent: tuple[Markup, ...]  # newest first
     deck_size: int

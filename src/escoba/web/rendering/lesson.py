@@ -102,7 +102,6 @@ def table_page(state: GameState, lang: str) -> TablePage:
         game_number=1,
         can=Allowed(),  # a lesson's page: nothing but the play
         partner_position=None,
-        result_text=None,
         rules=state.rules,
     )
 

@@ -25,7 +25,6 @@ from escoba.web.table.store import (
     turn_is_played,
 )
 from escoba.web.table.story import StoryReads, round_points
-from escoba.words import say_result
 
 
 class PageBuilding(StoryReads):
@@ -60,7 +59,6 @@ class PageBuilding(StoryReads):
         if state is not None:
             seat_view = view(state, me.game_seat if plays and me is not None else None)
         now = self.clock.now()
-        result = state.result if state is not None else None
         return TablePage(
             invite=table.invite,
             status=status,
@@ -74,11 +72,6 @@ class PageBuilding(StoryReads):
             game_number=table.game_number,
             can=allowed(table, you, state, now, self.settings.absence_hours),
             partner_position=creators_partner(table),
-            result_text=(
-                None
-                if result is None or state is None
-                else say_result(result, names(table), state.players, limits=self.settings)
-            ),
             now=now,
             turn_since=table.turn_since if turn_is_played(table, state) else None,
             absence_at=absence_moment(table, state, self.settings.absence_hours),

@@ -116,7 +116,6 @@ class TablePage:
     game_number: int
     can: Allowed  # what the viewer may do now (allowed.py): read, never worked out again
     partner_position: int | None  # LAS PAREJAS, with four
-    result_text: str | None  # how the game ended, in Spanish: the API's `result` (say_result)
     robots: tuple[str, ...] = SEATABLE_KEYS  # the robots the creator may seat
     # Time on the table, read from the service's clock (None on a page made
     # without one): what the page's moments are relative to, since when the

@@ -1,6 +1,7 @@
 """Reads of a table outside the pages: a seat by its token (and the one a
-live stream marks as watching), the version, the game record, and (for the
-server's own checks, never a client) the whole game and the action log."""
+live stream marks as watching), the version, the card left on a 15, the
+game record, and (for the server's own checks, never a client) the whole
+game and the action log."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 
-from escoba.engine import GameState, to_record
+from escoba.engine import Card, GameState, spectator_view, to_record
 from escoba.web.base.db import Database
 from escoba.web.base.errors import Conflict
 from escoba.web.base.models import ActionLogRow, TableRow
@@ -38,6 +39,14 @@ class Reads(CommandPath):
     def table_id(self, invite: str) -> int:
         with self.db.snapshot() as conn:
             return self.store.snap(conn, invite).id
+
+    def left_card(self, invite: str) -> Card | None:
+        """The card left on a 15 that may be taken now (LLEVAR EL 15), as
+        every view of the table shows it (`View.claimable`): what a claim
+        that names every card it takes is read against."""
+        with self.db.snapshot() as conn:
+            _, state = self.store.read_invite(conn, invite)
+            return None if state is None else spectator_view(state).claimable
 
     def version(self, invite: str) -> int:
         with self.db.snapshot() as conn:

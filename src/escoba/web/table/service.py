@@ -20,7 +20,7 @@ Each concern lives in its own module around the one command path
 | the game's story: rounds' points, the series, replays, the record file | story.py |
 | every game of a table by its number, rebuilt from the log | history.py |
 | the analysis of finished rounds: queued, run, read | analyses.py |
-| the coach: chosen per seat, shown where it gives no edge (its board: rendering/coach.py) | coaching.py |
+| the coach: chosen per seat, shown where it gives no edge | coaching.py |
 
 `TableService` puts them together: one object for the app to hold.
 

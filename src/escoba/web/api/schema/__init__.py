@@ -2,15 +2,17 @@
 refusal it can meet, as the pydantic models FastAPI publishes in
 `/openapi.json`.
 
-The answers are made without these models (`api.table_json`, on the hot read
-of every turn): the models describe that JSON exactly (every field required
-unless the JSON may leave it out, no other field), and the test suite checks
-every answer it gets against the published schema, so a field added to a view
-without its model fails there instead of going undocumented.
+Every answer is its model: each is made from what the service read by its
+`of` (`TableOut.of(page)`, `ViewOut.of(view)`, `GamesOut.of(games)`…) and
+written as it is (`api.routes.answer`), so the JSON has one shape and the
+published schema is it. The models say that JSON exactly (every field
+required unless the JSON may leave it out, no other field), and the test
+suite still checks every answer it gets against the published schema.
 
 A claim's cards have one name everywhere: `cards`, every card the claim
 takes with the left card first, in the command as in the view's history,
-its `legal_actions` and the game record (shared/RECORD.md).
+its `legal_actions` and the game record (shared/RECORD.md), spelt by the
+engine's `claim_cards` and read back by its `claim_of`.
 
 The whole contract has one face, this package, and one module per thing it
 describes: `cards` (how a card is written), `commands` (what a client sends),
@@ -76,6 +78,7 @@ from escoba.web.api.schema.errors import (
 )
 from escoba.web.api.schema.games import GameOut, GameRoundOut, GamesOut, SeriesWinsOut
 from escoba.web.api.schema.tables import (
+    API_LANG,
     CanOut,
     ChatOut,
     EmailOut,
@@ -106,6 +109,7 @@ from escoba.web.api.schema.views import (
 
 __all__ = [
     "ANY",
+    "API_LANG",
     "BODY",
     "CARD_PATTERN",
     "ERROR_CODES",

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import (
+    ConfigDict,
     Field,
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from escoba.web.api.schema.views import ClaimOut, Out, PlayOut
+from escoba.web.api.schema.views import ClaimOut, Out, PlayOut, published_in_order
+from escoba.web.table.analyses import AnalysisRead
 
 
 class MovePlayOut(PlayOut):
@@ -83,23 +85,20 @@ class ReasonValuesOut(Out):
     """A reason's values, as its words' code names them: only those the
     code uses are present."""
 
-    sum: int | SkipJsonSchema[None] = Field(
-        default=None, description="What the table left adds up to."
+    # in the order of their names, as the analysis writes them (a model
+    # writes its fields in their order); published in the order they had
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra=published_in_order(
+            "sum", "value", "percent", "seat", "card", "took", "could", "of_line", "cost"
+        ),
     )
-    value: int | SkipJsonSchema[None] = Field(
-        default=None, description="The one card value that sweeps that table."
-    )
-    percent: int | SkipJsonSchema[None] = Field(
-        default=None, description="The chance the next player held one, in whole percent."
-    )
-    seat: int | SkipJsonSchema[None] = Field(
-        default=None, description="The seat it is about: who sweeps, claims or gets the leftover."
-    )
+
     card: str | SkipJsonSchema[None] = Field(
         default=None, description="A card, in RULES.md's notation («7D»)."
     )
-    took: int | SkipJsonSchema[None] = Field(
-        default=None, description="How many (cards, diamonds, sevens) the play made took."
+    cost: float | SkipJsonSchema[None] = Field(
+        default=None, description="That line's cost, in round points."
     )
     could: int | SkipJsonSchema[None] = Field(
         default=None, description="How many the best play took."
@@ -107,8 +106,20 @@ class ReasonValuesOut(Out):
     of_line: LineName | SkipJsonSchema[None] = Field(
         default=None, description="The scoring line told by its cost alone."
     )
-    cost: float | SkipJsonSchema[None] = Field(
-        default=None, description="That line's cost, in round points."
+    percent: int | SkipJsonSchema[None] = Field(
+        default=None, description="The chance the next player held one, in whole percent."
+    )
+    seat: int | SkipJsonSchema[None] = Field(
+        default=None, description="The seat it is about: who sweeps, claims or gets the leftover."
+    )
+    sum: int | SkipJsonSchema[None] = Field(
+        default=None, description="What the table left adds up to."
+    )
+    took: int | SkipJsonSchema[None] = Field(
+        default=None, description="How many (cards, diamonds, sevens) the play made took."
+    )
+    value: int | SkipJsonSchema[None] = Field(
+        default=None, description="The one card value that sweeps that table."
     )
 
 
@@ -218,3 +229,18 @@ class AnalysisOut(Out):
     done: int = Field(description="Actions weighed so far.")
     total: int = Field(description="Actions of the round.")
     analysis: RoundAnalysisOut | None
+
+    @classmethod
+    def of(cls, read: AnalysisRead) -> AnalysisOut:
+        """The document as `escoba.analysis` writes it (escoba-analysis/1),
+        read into its model."""
+        analysis = read.analysis
+        return cls.model_validate(
+            {
+                "round": read.round,
+                "status": read.status,
+                "done": read.done,
+                "total": read.total,
+                "analysis": None if analysis is None else analysis.to_json(),
+            }
+        )

@@ -1,5 +1,6 @@
 """What a client gets: the table around the view (its seats, what the
-viewer can do, the chat, a seat's notices, e-mail and transfer codes)."""
+viewer can do, the chat, a seat's notices, e-mail and transfer codes),
+each made from what the service read by its `of`."""
 
 from __future__ import annotations
 
@@ -11,7 +12,12 @@ from pydantic import (
 
 from escoba.web.api.schema.commands import NoticeKindName
 from escoba.web.api.schema.views import Out, RulesOut, ViewOut
-from escoba.web.table.pages import TableStatus
+from escoba.web.table.pages import Allowed, PageSeat, TablePage, TableStatus
+from escoba.words import Limits, say_result
+
+#: The API's words (a refusal's message, how a game ended) are Spanish, the
+#: site's language: its codes are for programs.
+API_LANG = "es"
 
 
 class SeatPublic(Out):
@@ -25,6 +31,18 @@ class SeatPublic(Out):
         description="Asked for the rematch since the game ended: the first to ask proposed "
         "it (PROPONER REVANCHA), the others accepted (ACEPTAR REVANCHA). Robots never ask."
     )
+
+    @classmethod
+    def of(cls, seat: PageSeat) -> SeatPublic:
+        return cls(
+            position=seat.position,
+            name=seat.name,
+            robot=seat.robot,
+            game_seat=seat.game_seat,
+            creator=seat.is_creator,
+            you=seat.is_you,
+            rematch=seat.rematch_accepted,
+        )
 
 
 class CanOut(Out):
@@ -41,6 +59,19 @@ class CanOut(Out):
         description="`POST /rematch`: PROPONER REVANCHA when no seat's `rematch` is true yet, "
         "else ACEPTAR REVANCHA (false once you have asked)."
     )
+
+    @classmethod
+    def of(cls, can: Allowed) -> CanOut:
+        return cls(
+            join=can.join,
+            start=can.start,
+            manage=can.manage,
+            chat=can.chat,
+            leave=can.leave,
+            next_round=can.next_round,
+            absence=can.absence,
+            rematch=can.rematch,
+        )
 
 
 class TableOut(Out):
@@ -61,6 +92,31 @@ class TableOut(Out):
     view: ViewOut | None = Field(description="Your seat's view of the game; null in the lobby.")
     result: str | None = Field(description="How the game ended, in words.")
     can: CanOut
+
+    @classmethod
+    def of(cls, page: TablePage, limits: Limits) -> TableOut:
+        """`limits`: the settings the result's words quote (the hours of an
+        absence)."""
+        view = page.view
+        result = None if view is None else view.result
+        return cls(
+            invite=page.invite,
+            status=page.status,
+            target=page.target,
+            rules=RulesOut.of(page.rules),
+            version=page.version,
+            game_number=page.game_number,
+            seats=[SeatPublic.of(s) for s in page.seats],
+            you=None if page.you is None else page.you.position,
+            names=list(page.names),
+            view=None if view is None else ViewOut.of(view),
+            result=(
+                None
+                if view is None or result is None
+                else say_result(result, page.names, view.players, API_LANG, limits=limits)
+            ),
+            can=CanOut.of(page.can),
+        )
 
 
 class SeatOut(Out):
