@@ -643,11 +643,13 @@ def double_deal(tmp_path: Path) -> Iterator[LiveServer]:
     live.stop()
 
 
-@pytest.mark.parametrize("name", ["phone-360", "phone-landscape", "desktop-1366"])
+@pytest.mark.parametrize("name", ["phone-360", "phone-390", "phone-landscape", "desktop-1366"])
 def test_escoba_doble_fits_the_felt(double_deal: LiveServer, browser: Browser, name: str) -> None:
     """The splash's longest words, ¡ESCOBA DOBLE!, at their biggest, stay
     inside the felt, clear of «Mesa vacía», on a phone upright or on its
-    side (where the felt has the screen's left half) and on a desktop."""
+    side (where the felt has the screen's left half) and on a desktop; and
+    the splash at its biggest never makes the page wider than the screen
+    (CI caught a 390 px phone scrolling sideways by 5 px mid-splash)."""
     context = _context(browser, name)
     try:
         page = context.new_page()
@@ -658,6 +660,7 @@ def test_escoba_doble_fits_the_felt(double_deal: LiveServer, browser: Browser, n
         boxes = page.evaluate(SPLASH_BOXES)
         assert boxes is not None, "the game did not open on an empty table"
         _splash_fits(boxes, f"{name}: ¡ESCOBA DOBLE!")
+        _no_sideways_scroll(page, f"{name}: ¡ESCOBA DOBLE! at its biggest")
     finally:
         context.close()
 
