@@ -179,7 +179,7 @@ def analysis_runner(service: TableService, settings: Settings) -> AnalysisRunner
     """The runner of the rounds' analyses the settings describe (a web
     process's with ESCOBA_ANALYSES=web, or `escoba worker`'s)."""
     return AnalysisRunner(
-        service,
+        service.analysis_queue,
         settings.analysis_processes,
         settings.analysis_worlds,
         nice=settings.analysis_nice,
@@ -208,7 +208,7 @@ def create_app(
     runner: RobotRunner | InlineRobots
     analyses: AnalysisRunner | None = None
     if settings.robot_inline:
-        runner = InlineRobots(service.play_robots)  # analyses: service.analyse_queued()
+        runner = InlineRobots(service.play_robots)  # analyses: service.analysis_queue.run_all()
     else:
         pool = ThinkingPool(settings.robot_processes)
         if settings.analyses == "web":  # else `escoba worker` processes run them

@@ -53,7 +53,7 @@ def test_the_replay_says_the_analysis_is_running_then_shows_each_steps_verdict(
     assert f'hx-get="/t/{ana.invite}/ronda/1/analisis?paso=1"' in block
     assert "Luna está analizando la ronda: 0 de" in text_of(block)
     service = service_of(client)
-    service.analyse_queued()
+    service.analysis_queue.run_all()
     read = service.round_analysis(ana.invite, 1)
     assert read.analysis is not None
     fragment = client.get(f"/t/{ana.invite}/ronda/1/analisis?paso=1")
@@ -80,7 +80,7 @@ def test_the_replay_says_the_analysis_is_running_then_shows_each_steps_verdict(
 def test_the_analysis_is_in_every_language(client: TestClient) -> None:
     ana = against_a_robot(client)
     finish_round(ana, random.Random(12))
-    service_of(client).analyse_queued()
+    service_of(client).analysis_queue.run_all()
     for lang, words in (("en", "analysis"), ("pt_BR", "análise"), ("es", "análisis")):
         client.cookies.set("lang", lang)
         html = client.get(f"/t/{ana.invite}/ronda/1?paso=1", headers={"Accept-Language": lang})
@@ -98,7 +98,7 @@ def test_the_end_of_the_game_shows_each_players_costliest_plays(client: TestClie
     assert 'hx-trigger="every 2s"' in running
     assert "Luna está analizando la partida" in text_of(running)
     service = service_of(client)
-    service.analyse_queued()
+    service.analysis_queue.run_all()
     done = client.get(f"/t/{ana.invite}/analisis").text
     assert "hx-trigger" not in done
     reads = service.game_analyses(ana.invite)
@@ -165,7 +165,7 @@ def test_a_marked_step_says_why_and_shows_the_position_with_both_plays_marked(
     ana = against_a_robot(quick)
     finish_round(ana, random.Random(11))
     service = service_of(quick)
-    service.analyse_queued()
+    service.analysis_queue.run_all()
     read = service.round_analysis(ana.invite, 1)
     assert read.analysis is not None
     marked = [s for s in read.analysis.steps if s.mark is not None]
@@ -216,7 +216,7 @@ def test_the_block_that_brings_the_analysis_marks_luna_s_play_on_the_position(
     before = position_html(page)
     assert "is-played" in before and "is-suggested" not in before
     service = service_of(quick)
-    service.analyse_queued()
+    service.analysis_queue.run_all()
     fragment = quick.get(f"/t/{ana.invite}/ronda/1/analisis?paso=1").text
     after = position_html(fragment)
     assert 'hx-swap-oob="true"' in after and "mark-suggested" in after
@@ -263,7 +263,7 @@ def test_each_reason_speaks_to_the_player_who_made_the_play_and_of_them_to_other
     ana = against_a_robot(quick)
     finish_round(ana, random.Random(11))
     service = service_of(quick)
-    service.analyse_queued()
+    service.analysis_queue.run_all()
     read = service.round_analysis(ana.invite, 1)
     assert read.analysis is not None and read.names == ("Ana", "Tito")
 
@@ -323,7 +323,7 @@ def test_another_person_s_play_is_said_of_them_and_their_own_to_them(quick: Test
         actor = by_seat[view["turn"]]
         actor.act(rng.choice(actor.table()["view"]["legal_actions"]))
     service = service_of(quick)
-    service.analyse_queued()
+    service.analysis_queue.run_all()
     read = service.round_analysis(ana.invite, 1)
     assert read.analysis is not None
     seat = beto.game_seat()
@@ -363,11 +363,11 @@ def test_a_game_replaced_by_a_rematch_still_says_each_play_to_its_player(
     service = service_of(quick)
     job = next(
         j
-        for j in (service.claim_analysis(row) for row in service.pending_analyses())
+        for j in (service.analysis_queue.claim(row) for row in service.analysis_queue.pending())
         if j is not None and j.summary.number == 1
     )
     steps = [analyse_position(s, action, n, WORLDS) for n, s, action in job.positions]
-    service.finish_analysis(job, steps)
+    service.analysis_queue.finish(job, steps)
     read = service.round_analysis(ana.invite, 1, 1)
     assert read.analysis is not None and read.status == "done"
     assert ana.token is not None

@@ -90,8 +90,8 @@ def test_a_queued_analysis_is_run_and_stored_as_the_library_makes_it(
     ana = against_a_robot(client)
     finish_round(ana, random.Random(2))
     service = service_of(client)
-    assert service.analyse_queued() == 1
-    assert service.analyse_queued() == 0  # once
+    assert service.analysis_queue.run_all() == 1
+    assert service.analysis_queue.run_all() == 0  # once
     (row,) = rows(client)
     state = service.game_state(ana.invite)
     assert state is not None
@@ -109,11 +109,11 @@ def test_progress_is_written_action_by_action(client: TestClient) -> None:
     ana = against_a_robot(client)
     finish_round(ana, random.Random(3))
     service = service_of(client)
-    (pending,) = service.pending_analyses()
-    job = service.claim_analysis(pending)
+    (pending,) = service.analysis_queue.pending()
+    job = service.analysis_queue.claim(pending)
     assert job is not None
     assert service.round_analysis(ana.invite, 1).status == "running"
-    service.analysis_progress(job.id, 5)
+    service.analysis_queue.progress(job.id, 5)
     read = service.round_analysis(ana.invite, 1)
     assert (read.status, read.done, read.total, read.analysis) == (
         "running",
@@ -129,13 +129,13 @@ def test_a_running_analysis_whose_process_died_is_taken_up_again(
     ana = against_a_robot(client)
     finish_round(ana, random.Random(4))
     service = service_of(client)
-    (pending,) = service.pending_analyses()
-    assert service.claim_analysis(pending) is not None  # a process took it...
-    assert service.pending_analyses() == []  # ...and is alive: nobody else takes it
-    assert service.claim_analysis(pending) is None
+    (pending,) = service.analysis_queue.pending()
+    assert service.analysis_queue.claim(pending) is not None  # a process took it...
+    assert service.analysis_queue.pending() == []  # ...and is alive: nobody else takes it
+    assert service.analysis_queue.claim(pending) is None
     clock.advance(seconds=service.settings.analysis_stale_seconds + 1)  # ...and died
-    assert service.pending_analyses() == [pending]
-    assert service.analyse_queued() == 1
+    assert service.analysis_queue.pending() == [pending]
+    assert service.analysis_queue.run_all() == 1
     assert service.round_analysis(ana.invite, 1).status == "done"
 
 
@@ -181,7 +181,7 @@ def test_a_finished_round_without_its_row_is_queued_when_asked_for(client: TestC
         conn.execute(RoundAnalysisRow.__table__.delete())
     assert service.round_analysis(ana.invite, 1).status == "queued"
     assert len(rows(client)) == 1
-    assert service.analyse_queued() == 1
+    assert service.analysis_queue.run_all() == 1
 
 
 # --------------------------------------------------------------------------
@@ -215,13 +215,13 @@ def test_the_queue_serves_the_rounds_someone_waits_for_then_each_tables_oldest_f
     def order() -> list[tuple[str, int]]:
         return [
             ("ana" if by_id[i][0] == ana_table else "beto", by_id[i][1])
-            for i in service.pending_analyses()
+            for i in service.analysis_queue.pending()
         ]
 
     assert order() == [("ana", 1), ("beto", 1), ("ana", 2), ("ana", 3)]
     assert service.round_analysis(ana.invite, 3).status == "queued"  # a page asks for it
     assert order() == [("ana", 3), ("ana", 1), ("beto", 1), ("ana", 2)]
-    job = service.claim_next_analysis("test:1")
+    job = service.analysis_queue.claim_next("test:1")
     assert job is not None and (job.table_id, job.summary.number) == (ana_table, 3)
 
 
@@ -231,10 +231,10 @@ def test_two_runners_never_claim_one_round_and_each_is_named_on_its_rows(
     ana = against_a_robot(client)
     rounds_of(ana, 2, random.Random(13))
     service = service_of(client)
-    first = service.claim_next_analysis("host-a:1")
-    second = service.claim_next_analysis("host-b:2")
+    first = service.analysis_queue.claim_next("host-a:1")
+    second = service.analysis_queue.claim_next("host-b:2")
     assert first is not None and second is not None and first.id != second.id
-    assert service.claim_next_analysis("host-c:3") is None
+    assert service.analysis_queue.claim_next("host-c:3") is None
     claimed = {r.id: r.claimed_by for r in rows(client)}
     assert claimed == {first.id: "host-a:1", second.id: "host-b:2"}
 
@@ -252,7 +252,7 @@ def test_a_runner_that_stops_gives_back_the_round_it_was_weighing(client: TestCl
         return analyse_position(*args)
 
     async def scenario() -> None:
-        runner = AnalysisRunner(service, 0, WORLDS, poll_seconds=0.05)
+        runner = AnalysisRunner(service.analysis_queue, 0, WORLDS, poll_seconds=0.05)
         runner.start_pool()
         runner.start(asyncio.get_running_loop())
         while not started.is_set():
@@ -264,7 +264,7 @@ def test_a_runner_that_stops_gives_back_the_round_it_was_weighing(client: TestCl
         run_async(scenario())
     (row,) = rows(client)
     assert (row.status, row.done) == ("queued", 0)
-    assert service.analyse_queued() == 1
+    assert service.analysis_queue.run_all() == 1
 
 
 def test_a_robot_answers_while_an_analysis_runs_however_long(
@@ -345,7 +345,7 @@ def test_the_api_serves_a_rounds_analysis_to_seats_and_spectators(client: TestCl
     body = queued.json()
     assert (body["status"], body["done"], body["analysis"]) == ("queued", 0, None)
     assert body["total"] > 0
-    service_of(client).analyse_queued()
+    service_of(client).analysis_queue.run_all()
     for who in ({}, ana.headers):
         done = client.get(path, headers=who)
         assert done.status_code == 200
@@ -395,7 +395,7 @@ def strip_lines(client: TestClient) -> None:
 def test_the_api_carries_each_step_s_lines_and_reasons(client: TestClient) -> None:
     ana = against_a_robot(client)
     finish_round(ana, random.Random(8))
-    service_of(client).analyse_queued()
+    service_of(client).analysis_queue.run_all()
     data = client.get(f"/api/tables/{ana.invite}/rounds/1/analysis").json()
     steps = data["analysis"]["steps"]
     for step in steps:
@@ -429,7 +429,7 @@ def test_the_reasons_and_lines_are_typed_in_the_published_schema(client: TestCli
 def test_an_analysis_stored_before_the_lines_is_served_without_them(client: TestClient) -> None:
     ana = against_a_robot(client)
     finish_round(ana, random.Random(8))
-    service_of(client).analyse_queued()
+    service_of(client).analysis_queue.run_all()
     strip_lines(client)
     answer = client.get(f"/api/tables/{ana.invite}/rounds/1/analysis")
     assert answer.status_code == 200

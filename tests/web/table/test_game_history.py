@@ -151,14 +151,14 @@ def test_the_analyses_of_a_game_replaced_by_a_rematch_run_and_stay_readable(
     rounds = [s.number for s in first.finished_rounds]
     ana.command("/rematch")  # before any analysis ran
     service = service_of(client)
-    pending = service.pending_analyses()
+    pending = service.analysis_queue.pending()
     assert len(pending) == len(rounds)  # the old game's rounds, queued
-    jobs = [service.claim_analysis(row) for row in pending]  # none dropped
+    jobs = [service.analysis_queue.claim(row) for row in pending]  # none dropped
     assert [job.summary if job else None for job in jobs] == list(first.finished_rounds)
     job = jobs[0]
     assert job is not None
     steps = [analyse_position(s, action, n, WORLDS) for n, s, action in job.positions]
-    service.finish_analysis(job, steps)  # round 1's, as the runner does it
+    service.analysis_queue.finish(job, steps)  # round 1's, as the runner does it
     r = api(client, f"/{i}/games/1/rounds/1/analysis")
     assert r.status_code == 200, r.text
     data = r.json()

@@ -29,7 +29,7 @@ def scrape(
     client = request.client.host if request.client else None
     if not access.allows(client, authorization):
         raise StarletteHTTPException(status_code=404)
-    backlog = metrics.QueueCollector(ctx.service.analysis_backlog)
+    backlog = metrics.QueueCollector(ctx.service.analysis_queue.backlog)
     return Response(
         metrics.scrape(backlog),
         media_type=metrics.CONTENT_TYPE,

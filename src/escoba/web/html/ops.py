@@ -49,7 +49,7 @@ def health(ctx: ContextDep) -> JSONResponse:
         if checks["schema"] != db.head_revision:
             ok = False
             checks["schema_expected"] = db.head_revision
-        waiting, oldest = ctx.service.analysis_backlog()
+        waiting, oldest = ctx.service.analysis_queue.backlog()
         checks["analyses"] = {
             "runs": ctx.settings.analyses,
             "waiting": waiting,

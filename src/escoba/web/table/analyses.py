@@ -38,6 +38,7 @@ a rematch replaced still runs, on that game rebuilt from the log.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Final, cast
@@ -57,11 +58,14 @@ from escoba.analysis import (
     round_analysis as assemble_analysis,
 )
 from escoba.engine import Action, GameState, Phase, RecordError, RoundSummary
+from escoba.web.base.clock import Clock
+from escoba.web.base.db import Database
 from escoba.web.base.errors import Conflict, NotFound
 from escoba.web.base.models import RoundAnalysisRow
+from escoba.web.base.settings import Settings
 from escoba.web.table.command_path import Change
-from escoba.web.table.history import GameHistory, PlayedGame
-from escoba.web.table.store import Credential, find_seat, queued_analysis
+from escoba.web.table.history import GameHistory, PlayedGame, ReplayedGame
+from escoba.web.table.store import Credential, TableRecord, TableStore, find_seat, queued_analysis
 
 log = logging.getLogger("escoba.analyses")
 
@@ -122,13 +126,33 @@ def viewer_seat(played: PlayedGame, token: Credential) -> int | None:
     return played.positions.index(seat.position)
 
 
-class Analyses(GameHistory):
-    """The service's reads and the runner's writes of `round_analyses`."""
+class AnalysisQueue:
+    """The rounds' analyses as a queue, the runners' face (escoba.web.workers.
+    analyses, `escoba worker`): which rows to run and in what order, a row
+    claimed by one runner only, its progress, given back, stored. Its
+    collaborators: the database, the store, the clock, the settings, and
+    the way to a game before a rematch (`past_game`: the table's history).
+    Its writes touch the analyses' rows alone, never a table's: no version,
+    no listener (docs/architecture.md, «Writes beside the commands»)."""
 
-    def analysis_worlds(self) -> int:
+    def __init__(
+        self,
+        db: Database,
+        store: TableStore,
+        clock: Clock,
+        settings: Settings,
+        past_game: Callable[[Connection, TableRecord, int], ReplayedGame],
+    ) -> None:
+        self.db = db
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self._past_game = past_game
+
+    def worlds(self) -> int:
         return self.settings.analysis_worlds
 
-    def pending_analyses(self, limit: int | None = None) -> list[int]:
+    def pending(self, limit: int | None = None) -> list[int]:
         """The rows to run (queued, or running but stale), in the order they
         are served: those someone asked for while queued (`wanted_at`, the
         first asked first), then each table's oldest before any table's
@@ -150,22 +174,22 @@ class Analyses(GameHistory):
         with self.db.snapshot() as conn:
             return list(conn.scalars(query))
 
-    def claim_next_analysis(self, claimer: str = "") -> AnalysisJob | None:
-        """Claim the first row of `pending_analyses` that no other runner
+    def claim_next(self, claimer: str = "") -> AnalysisJob | None:
+        """Claim the first row of `pending` that no other runner
         takes first (None: nothing to run, or others took every row it
         looked at, several times over: the next pass looks again)."""
         for _ in range(CLAIM_PASSES):
-            candidates = self.pending_analyses(CLAIM_CANDIDATES)
+            candidates = self.pending(CLAIM_CANDIDATES)
             if not candidates:
                 return None
             for analysis_id in candidates:
-                job = self.claim_analysis(analysis_id, claimer)
+                job = self.claim(analysis_id, claimer)
                 if job is not None:
                     return job
             # every candidate was taken by others or dropped: look again
         return None
 
-    def analysis_backlog(self) -> tuple[int, float | None]:
+    def backlog(self) -> tuple[int, float | None]:
         """The rounds waiting for their analysis or being analysed, and the
         age in seconds of the oldest of them (None: none), in one query (the
         metrics, read when scraped)."""
@@ -177,7 +201,7 @@ class Analyses(GameHistory):
             return int(count), None
         return int(count), (self.clock.now() - oldest).total_seconds()
 
-    def claim_analysis(self, analysis_id: int, claimer: str = "") -> AnalysisJob | None:
+    def claim(self, analysis_id: int, claimer: str = "") -> AnalysisJob | None:
         """Take the row to run it (None: another process has it, or it is
         done, or its game is gone: then the row is dropped). `claimer`
         names the process (`host:pid`)."""
@@ -221,7 +245,7 @@ class Analyses(GameHistory):
             return None
         return AnalysisJob(row.id, row.table_id, summary, state.players, positions)
 
-    def analysis_progress(self, analysis_id: int, done: int) -> None:
+    def progress(self, analysis_id: int, done: int) -> None:
         with self.db.write() as conn:
             conn.execute(
                 update(_A)
@@ -229,7 +253,7 @@ class Analyses(GameHistory):
                 .values(done=done, updated_at=self.clock.now())
             )
 
-    def release_analysis(self, analysis_id: int) -> None:
+    def release(self, analysis_id: int) -> None:
         """A runner that stops gives back a row it had not finished: queued
         again, for the next runner to take from its start."""
         with self.db.write() as conn:
@@ -239,9 +263,9 @@ class Analyses(GameHistory):
                 .values(status="queued", done=0, updated_at=self.clock.now())
             )
 
-    def finish_analysis(self, job: AnalysisJob, steps: list[StepAnalysis]) -> RoundAnalysis:
+    def finish(self, job: AnalysisJob, steps: list[StepAnalysis]) -> RoundAnalysis:
         """Store the analysis made of `steps` (the job's, in order)."""
-        worlds = self.analysis_worlds()
+        worlds = self.worlds()
         result = assemble_analysis(
             job.summary, job.players, LunaEvaluator(worlds=worlds).describe(), THRESHOLDS, steps
         )
@@ -259,19 +283,25 @@ class Analyses(GameHistory):
             )
         return result
 
-    def analyse_queued(self) -> int:
+    def run_all(self) -> int:
         """Run every pending analysis here and now, in this thread (tests,
         `robot_inline`): the runner's work without its pool. The number run."""
         count = 0
-        worlds = self.analysis_worlds()
-        while (job := self.claim_next_analysis()) is not None:
+        worlds = self.worlds()
+        while (job := self.claim_next()) is not None:
             steps = []
             for number, state, action in job.positions:
                 steps.append(analyse_position(state, action, number, worlds))
-                self.analysis_progress(job.id, number)
-            self.finish_analysis(job, steps)
+                self.progress(job.id, number)
+            self.finish(job, steps)
             count += 1
         return count
+
+
+class Analyses(GameHistory):
+    """The service's reads of the rounds' analyses (a read that finds a
+    finished round without its row queues it); the runners' face is
+    `AnalysisQueue`, which the service holds as `analysis_queue`."""
 
     # ------------------------------------------------------------------
     # Reads

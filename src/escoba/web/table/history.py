@@ -97,7 +97,7 @@ class PlayedGame:
 
 
 @dataclass(frozen=True, slots=True)
-class _Replayed:
+class ReplayedGame:
     state: GameState
     positions: tuple[int, ...]
 
@@ -142,7 +142,7 @@ class TableGames:
     decided: int
 
 
-def replay_game(entries: Iterable[tuple[str, dict[str, Any]]]) -> _Replayed | None:
+def replay_game(entries: Iterable[tuple[str, dict[str, Any]]]) -> ReplayedGame | None:
     """A game rebuilt from its log entries (kind, payload), in order: None
     if they hold no start."""
     state: GameState | None = None
@@ -164,17 +164,17 @@ def replay_game(entries: Iterable[tuple[str, dict[str, Any]]]) -> _Replayed | No
         elif state.phase is not Phase.GAME_OVER:  # end, expire
             reason = EndReason(payload.get("reason", EndReason.EXPIRED.value))
             state, _ = end_game(state, reason, payload.get("loser_seat"))
-    return None if state is None else _Replayed(state, positions)
+    return None if state is None else ReplayedGame(state, positions)
 
 
 class GameHistory(CommandPath):
     """The reads of a table's games by number (the service's mixin)."""
 
     @cached_property
-    def _past_games(self) -> Lru[tuple[int, int], _Replayed]:
+    def _past_games(self) -> Lru[tuple[int, int], ReplayedGame]:
         return Lru(PAST_GAMES_CACHE)
 
-    def _past_game(self, conn: Connection, table: TableRecord, number: int) -> _Replayed:
+    def _past_game(self, conn: Connection, table: TableRecord, number: int) -> ReplayedGame:
         """A game before the one in play, rebuilt from the log once per
         process; NotFound if its entries do not rebuild it."""
         key = (table.id, number)

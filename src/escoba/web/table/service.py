@@ -19,7 +19,7 @@ Each concern lives in its own module around the one command path
 | the other reads (record, version, log, the seat a live stream watches) | reads.py |
 | the game's story: rounds' points, the series, replays, the record file | story.py |
 | every game of a table by its number, rebuilt from the log | history.py |
-| the analysis of finished rounds: queued, run, read | analyses.py |
+| the analysis of finished rounds: queued, run (`AnalysisQueue`), read | analyses.py |
 | the coach: chosen per seat, shown where it gives no edge | coaching.py |
 
 `TableService` puts them together: one object for the app to hold.
@@ -34,7 +34,9 @@ brings (escoba.web.notices).
 
 from __future__ import annotations
 
-from escoba.web.table.analyses import Analyses
+from typing import Any
+
+from escoba.web.table.analyses import Analyses, AnalysisQueue
 from escoba.web.table.chat import Chat
 from escoba.web.table.coaching import Coaching
 from escoba.web.table.ending import Ending
@@ -55,4 +57,12 @@ class TableService(
     Coaching,
 ):
     """Every concern's commands and reads on one command path (`CommandPath`
-    holds what they share; its constructor is this one's)."""
+    holds what they share), and beside them the analyses' queue, the
+    runners' face (`analysis_queue`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """`CommandPath`'s arguments."""
+        super().__init__(*args, **kwargs)
+        self.analysis_queue = AnalysisQueue(
+            self.db, self.store, self.clock, self.settings, self._past_game
+        )

@@ -1,4 +1,4 @@
-"""The runner of the rounds' analyses (escoba.web.table.analyses): it
+"""The runner of the rounds' analyses (escoba.web.table.analyses: `AnalysisQueue`): it
 claims queued rounds and weighs them, action by action, in worker processes
 of its own at a low priority — never in the robots' pool, so a robot never
 waits for an analysis.
@@ -9,7 +9,7 @@ alone do (ESCOBA_ANALYSES=worker), any number of them on any machines that
 share the database: `escoba.web.worker`.
 
 **Lanes.** One lane per process of the pool, each a task on the event loop
-that claims a round (`Analyses.claim_next_analysis`: a conditional UPDATE,
+that claims a round (`AnalysisQueue.claim_next`: a conditional UPDATE,
 so two runners never run one row), sends its actions to the pool one after
 the other, writes the progress after each, and stores the analysis. An idle
 lane waits for a wake-up (a round this process finished: the commit hook)
@@ -34,7 +34,7 @@ from anyio import to_thread
 from sqlalchemy.exc import OperationalError
 
 from escoba.analysis import StepAnalysis
-from escoba.web.table.analyses import Analyses, AnalysisJob, analyse_position
+from escoba.web.table.analyses import AnalysisJob, AnalysisQueue, analyse_position
 from escoba.web.table.command_path import AfterOnly, Change
 from escoba.web.workers.processes import LoopCall, new_pool, warmed_pool
 
@@ -56,14 +56,14 @@ class AnalysisRunner(AfterOnly):
 
     def __init__(
         self,
-        service: Analyses,
+        queue: AnalysisQueue,
         processes: int,
         worlds: int,
         *,
         nice: int = 0,
         poll_seconds: float = 2.0,
     ) -> None:
-        self._service = service
+        self._queue = queue
         self._processes = processes
         self._worlds = worlds
         self._nice = nice
@@ -108,7 +108,7 @@ class AnalysisRunner(AfterOnly):
             wake.clear()
             job = None
             try:
-                job = await to_thread.run_sync(self._service.claim_next_analysis, self.claimer)
+                job = await to_thread.run_sync(self._queue.claim_next, self.claimer)
             except asyncio.CancelledError:
                 raise
             except OperationalError:  # the database is away: the next pass looks again
@@ -132,12 +132,12 @@ class AnalysisRunner(AfterOnly):
             self._holding.discard(job.id)
 
     async def _analyse(self, job: AnalysisJob) -> None:
-        service = self._service
+        queue = self._queue
         steps: list[StepAnalysis] = []
         for number, state, action in job.positions:
             steps.append(await self._run(analyse_position, state, action, number, self._worlds))
-            await to_thread.run_sync(service.analysis_progress, job.id, number)
-        await to_thread.run_sync(service.finish_analysis, job, steps)
+            await to_thread.run_sync(queue.progress, job.id, number)
+        await to_thread.run_sync(queue.finish, job, steps)
         log.info(
             "round analysed",
             extra={"id": job.id, "table_id": job.table_id, "round": job.summary.number},
@@ -167,7 +167,7 @@ class AnalysisRunner(AfterOnly):
         self._lanes = []
         for analysis_id in sorted(self._holding):
             try:
-                await asyncio.to_thread(self._service.release_analysis, analysis_id)
+                await asyncio.to_thread(self._queue.release, analysis_id)
             except Exception:  # stale in time: another runner takes it up then
                 log.warning("could not give back an analysis", extra={"id": analysis_id})
         self._holding.clear()
