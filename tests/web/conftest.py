@@ -24,6 +24,7 @@ from escoba.web.base.models import Base
 from escoba.web.base.settings import Settings
 from escoba.web.notices.push.vapid import SECRET_NAME as VAPID_SECRET
 from escoba.web.notices.push.vapid import new_private_key
+from escoba.web.table.service import TableService
 
 from .recording import Recorder
 from .schema_check import watch_api_responses
@@ -123,6 +124,16 @@ def db_url(
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
+
+
+@pytest.fixture
+def bare_service(db_url: str, clock: ManualClock) -> Iterator[TableService]:
+    """A table service of the test's own, without the app and without HTTP,
+    for each concern built alone (tests/web/alone.py)."""
+    from .alone import service_alone  # (alone.py reads this module's robots)
+
+    with service_alone(db_url, clock) as service:
+        yield service
 
 
 @pytest.fixture
