@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 
 from escoba.bots import get_robot
-from escoba.bots.base import move_of
+from escoba.bots.base import sim_move_of
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import SimMove
@@ -76,7 +76,7 @@ def answers_as_carmen(
         seat = state.round.turn
         v = view(state, seat)
         claim_card = -1 if v.claimable is None else int(v.claimable)
-        moves = [move_of(a, claim_card) for a in v.legal]
+        moves = [sim_move_of(a, claim_card) for a in v.legal]
         reply = reply_of(knowledge(v), moves)
         for i, action in enumerate(v.legal):
             if reply.judges[i] is None:

@@ -199,7 +199,7 @@ def test_deal_exact_answers_as_carmen_and_searches_the_second_to_last_deal() -> 
     every turn of hers; at the second-to-last deal of a two-player round it
     weighs every hand the other player may hold (the true one among them,
     never ruled out), and chooses a legal action."""
-    from escoba.bots.base import move_of
+    from escoba.bots.base import sim_move_of
     from escoba.bots.knowledge import knowledge
     from escoba.cheater import true_world
     from tries.deal_exact import LunaDealExact
@@ -211,7 +211,7 @@ def test_deal_exact_answers_as_carmen_and_searches_the_second_to_last_deal() -> 
         seat = state.round.turn
         luna.seat, luna.answers = 1 - seat, {}
         claim_card = -1 if v.claimable is None else int(v.claimable)
-        assert luna.answer(true_world(state)) == move_of(action, claim_card)
+        assert luna.answer(true_world(state)) == sim_move_of(action, claim_card)
         answers += 1
         know = knowledge(v)
         if know.deck_size == 6 and state.round.dealer == 0 and len(v.legal) > 1:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from escoba.bots.base import legal_of, move_of
+from escoba.bots.base import legal_of, sim_move_of
 from escoba.bots.endgame import known_world, solve
 from escoba.bots.knowledge import Knowledge, knowledge
 from escoba.bots.luna import Luna
@@ -46,7 +46,7 @@ def known_positions(players: int, count: int) -> Iterator[tuple[View, Knowledge,
         if not known_world(know) or len(v.legal) < 2:
             continue
         claim = -1 if v.claimable is None else int(v.claimable)
-        yield v, know, [move_of(a, claim) for a in legal_of(v)]
+        yield v, know, [sim_move_of(a, claim) for a in legal_of(v)]
         found += 1
         if found == count:
             return
@@ -104,7 +104,7 @@ def test_luna_never_plays_an_exactly_worse_move_at_the_end() -> None:
         want = exact_values(know, moves)
         chosen: Action = luna.choose(v, random.Random(3))
         claim = -1 if v.claimable is None else int(v.claimable)
-        assert want[moves.index(move_of(chosen, claim))] == max(want)
+        assert want[moves.index(sim_move_of(chosen, claim))] == max(want)
 
 
 def test_the_solver_gives_up_past_its_node_limit() -> None:

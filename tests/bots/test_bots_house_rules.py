@@ -10,7 +10,7 @@ import random
 import pytest
 
 from escoba.bots import ROBOTS, get_robot
-from escoba.bots.base import action_of, move_of
+from escoba.bots.base import action_of, sim_move_of
 from escoba.bots.luna import Luna
 from escoba.bots.simple import Tito
 from escoba.bots.worth import CARD_GAIN, gains_for
@@ -51,7 +51,7 @@ def test_the_sim_plays_and_scores_as_the_engine_under_house_rules(
             claim_card = -1 if state.round.claim is None else int(state.round.claim.card)
             assert [action_of(m) for m in sim.legal_moves()] == legal
             action = rng.choice(legal)
-            sim.apply(move_of(action, claim_card))
+            sim.apply(sim_move_of(action, claim_card))
             state, _ = apply(state, state.round.turn, action)
         assert sim.over
         assert sim.points() == [s.points for s in state.finished_rounds[-1].scores]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from escoba.bots.base import move_of
+from escoba.bots.base import sim_move_of
 from escoba.bots.knowledge import knowledge
 from escoba.bots.reply import CarmenReply
 from escoba.engine import Phase, view
@@ -27,7 +27,7 @@ def test_no_answer_after_a_claim_or_at_the_end_of_a_deal() -> None:
         v = view(state, seat)
         know = knowledge(v)
         claim_card = -1 if v.claimable is None else int(v.claimable)
-        moves = [move_of(a, claim_card) for a in v.legal]
+        moves = [sim_move_of(a, claim_card) for a in v.legal]
         reply = CarmenReply(know, moves)
         for i, (claim, _, _) in enumerate(moves):
             ends_deal = know.hand_sizes[1 - seat] == 0

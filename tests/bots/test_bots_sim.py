@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from escoba.bots.base import action_of, move_of
+from escoba.bots.base import action_of, sim_move_of
 from escoba.bots.knowledge import knowledge, shuffle
 from escoba.bots.policy import expected_points
 from escoba.bots.sim import RoundSim
@@ -26,10 +26,10 @@ def test_sim_follows_the_engine_step_by_step(players: int) -> None:
         while state.phase is Phase.PLAYING:
             legal = legal_actions(state)
             claim_card = -1 if state.round.claim is None else int(state.round.claim.card)
-            assert sim.legal_moves() == [move_of(a, claim_card) for a in legal]
+            assert sim.legal_moves() == [sim_move_of(a, claim_card) for a in legal]
             assert [action_of(m) for m in sim.legal_moves()] == legal
             action = rng.choice(legal)
-            sim.apply(move_of(action, claim_card))
+            sim.apply(sim_move_of(action, claim_card))
             state, _ = apply(state, state.round.turn, action)
             if state.phase is Phase.PLAYING:
                 assert sim.turn == state.round.turn

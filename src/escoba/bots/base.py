@@ -41,7 +41,7 @@ def legal_of(view: View) -> tuple[Action, ...]:
     return view.legal
 
 
-def move_of(action: Action, claim_card: int) -> SimMove:
+def sim_move_of(action: Action, claim_card: int) -> SimMove:
     """An engine action as a sim move (`claim_card`: the view's claimable)."""
     if isinstance(action, Claim):
         return (True, claim_card, tuple(int(c) for c in action.group))
@@ -51,7 +51,7 @@ def move_of(action: Action, claim_card: int) -> SimMove:
 def moves_of(view: View, legal: Sequence[Action]) -> list[SimMove]:
     """The view's `legal` actions as sim moves."""
     claim_card = -1 if view.claimable is None else int(view.claimable)
-    return [move_of(a, claim_card) for a in legal]
+    return [sim_move_of(a, claim_card) for a in legal]
 
 
 def action_of(move: SimMove) -> Action:
