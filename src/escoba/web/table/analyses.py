@@ -17,7 +17,7 @@ share the database (ESCOBA_ANALYSES=worker). The progress (`done` of
 `total`) is written after each action, for the pages that show it.
 
 **Fair, and the rounds someone waits for first.** The queue is served in
-this order (`pending_analyses`): the rounds someone opened while queued
+this order (`AnalysisQueue.pending`): the rounds someone opened while queued
 (`wanted_at`, set by `round_analysis`), then each table's oldest before any
 table's second, so whoever finishes rounds fastest does not push everyone
 else's back.

@@ -34,11 +34,15 @@ brings (escoba.web.notices).
 
 from __future__ import annotations
 
-from typing import Any
+import random
 
+from escoba.web.base.clock import Clock
+from escoba.web.base.db import Database
+from escoba.web.base.settings import Settings
 from escoba.web.table.analyses import Analyses, AnalysisQueue
 from escoba.web.table.chat import Chat
 from escoba.web.table.coaching import Coaching
+from escoba.web.table.command_path import CommitListener, RobotBrain
 from escoba.web.table.ending import Ending
 from escoba.web.table.jobs import Jobs
 from escoba.web.table.page_building import PageBuilding
@@ -60,9 +64,17 @@ class TableService(
     holds what they share), and beside them the analyses' queue, the
     runners' face (`analysis_queue`)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        listener: CommitListener,
+        brain: RobotBrain | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
         """`CommandPath`'s arguments."""
-        super().__init__(*args, **kwargs)
+        super().__init__(db, settings, clock, listener, brain, rng)
         self.analysis_queue = AnalysisQueue(
             self.db, self.store, self.clock, self.settings, self._past_game
         )

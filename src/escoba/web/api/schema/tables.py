@@ -62,16 +62,9 @@ class CanOut(Out):
 
     @classmethod
     def of(cls, can: Allowed) -> CanOut:
-        return cls(
-            join=can.join,
-            start=can.start,
-            manage=can.manage,
-            chat=can.chat,
-            leave=can.leave,
-            next_round=can.next_round,
-            absence=can.absence,
-            rematch=can.rematch,
-        )
+        """The page's `Allowed`, its fields by name (the viewer's others,
+        such as `absent_seat`, are the page's alone)."""
+        return cls.model_validate(can, from_attributes=True)
 
 
 class TableOut(Out):

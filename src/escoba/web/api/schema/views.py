@@ -70,13 +70,8 @@ class RulesOut(Out):
 
     @classmethod
     def of(cls, rules: RuleSet) -> RulesOut:
-        return cls(
-            target=rules.target,
-            thirty_is_double=rules.thirty_is_double,
-            compulsory_capture=rules.compulsory_capture,
-            setenta=rules.setenta,
-            ties=rules.ties,
-        )
+        """The engine's rules, field by field (the same names)."""
+        return cls.model_validate(rules, from_attributes=True)
 
 
 class SeatCountsOut(Out):
