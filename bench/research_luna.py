@@ -33,7 +33,7 @@ from escoba.bots.endgame import known_world, solve
 from escoba.bots.inference import BETA
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
-from escoba.bots.luna import PRIOR, Luna, Timer, _combine, search
+from escoba.bots.luna import PRIOR, Luna, Timer, _combine, best_action, search
 from escoba.bots.policy import careful_playout
 from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
@@ -115,8 +115,24 @@ class TunableLuna(Luna):
             limit=self.limit,
             start=start,
         )
-        judge = Judge(know, odds) if self.prior else None
-        return _combine(totals, worlds, legal, judge, self.prior, exact)
+        return combined(
+            totals, worlds, legal, Judge(know, odds) if self.prior else None, self.prior, exact
+        )
+
+
+def combined(
+    totals: Sequence[float],
+    worlds: int,
+    legal: Sequence[Action],
+    judge: Judge | None,
+    prior: float,
+    exact: Sequence[int] | None = None,
+) -> Action:
+    """Luna's choice (`luna._combine`), or with no judgement (a prior of 0,
+    a knob no robot turns: no `Judge` made) the search's values alone."""
+    if judge is None or not prior:
+        return best_action(legal, [t / worlds for t in totals], exact)
+    return _combine(totals, worlds, legal, judge, prior, exact)
 
 
 def cut_at(

@@ -43,12 +43,12 @@ from typing import Any
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import _combine, side_value
+from escoba.bots.luna import side_value
 from escoba.bots.policy import careful_move, unplayed_of
 from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
-from research_luna import TunableLuna
+from research_luna import TunableLuna, combined
 
 
 class Node:
@@ -111,7 +111,7 @@ class LunaIsmcts(TunableLuna):
         stats = [root.children[m] for m in moves]
         means = [s.total / s.visits for s in stats]  # each candidate is tried
         judge = Judge(know, kw["odds"]) if self.prior else None
-        return _combine(means, 1, legal, judge, self.prior, kw["exact"])
+        return combined(means, 1, legal, judge, self.prior, kw["exact"])
 
     def tree(
         self,

@@ -25,11 +25,11 @@ from collections.abc import Callable, Sequence
 
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge
-from escoba.bots.luna import _combine, answered, side_value
+from escoba.bots.luna import answered, side_value
 from escoba.bots.reply import CarmenReply
 from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
-from research_luna import TunableLuna
+from research_luna import TunableLuna, combined
 
 Key = tuple[object, ...]
 
@@ -118,4 +118,4 @@ class LunaTwoStep(TunableLuna):
                 best = max(range(len(nexts)), key=lambda k: sums[k] - row[k])
                 totals[i] += row[best]
         judge = Judge(know, odds) if self.prior else None
-        return _combine(totals, self.max_worlds, legal, judge, self.prior, exact)
+        return combined(totals, self.max_worlds, legal, judge, self.prior, exact)

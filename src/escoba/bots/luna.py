@@ -157,7 +157,7 @@ def _combine(
     totals: Sequence[float],
     worlds: int,
     legal: Sequence[Action],
-    judge: Judge | None,
+    judge: Judge,
     prior: float,
     exact: Sequence[int] | None = None,
 ) -> Action:
@@ -165,9 +165,15 @@ def _combine(
     Carmen's judgement of it (both in round points). The judgement is a
     steady, low-noise opinion; the search corrects it where the worlds agree.
     With `exact` worths (`endgame`), only the exactly best actions compete."""
-    values = [t / worlds for t in totals]
-    if judge is not None and prior:
-        values = [x + prior * judge.score(a) for x, a in zip(values, legal, strict=True)]
+    values = [t / worlds + prior * judge.score(a) for t, a in zip(totals, legal, strict=True)]
+    return best_action(legal, values, exact)
+
+
+def best_action(
+    legal: Sequence[Action], values: Sequence[float], exact: Sequence[int] | None = None
+) -> Action:
+    """The action of the highest value; with `exact` worths, among the
+    exactly best actions only."""
     allowed: Sequence[int] = range(len(legal))
     if exact is not None:
         top = max(exact)
