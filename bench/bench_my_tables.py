@@ -65,32 +65,32 @@ def make_tables(url: str, count: int, seed: int) -> tuple[str, dict[str, int]]:
     kinds = {"your_turn": 0, "waiting": 0, "next_round": 0, "lobby": 0, "finished": 0}
 
     def act(invite: str, token: str) -> None:
-        page = service.page(invite, token, with_chat=False)
+        page = service.pages.page(invite, token, with_chat=False)
         assert page.view is not None
-        service.act(invite, token, page.version, rng.choice(page.view.legal))
+        service.playing.act(invite, token, page.version, rng.choice(page.view.legal))
 
     for i in range(count):
         kind = ("your_turn", "waiting", "your_turn", "waiting", "next_round", "lobby", "finished")[
             i % 7
         ]
         kinds[kind] += 1
-        me = service.create_table(f"Ana{i % 10}", 21)
+        me = service.lobby.create_table(f"Ana{i % 10}", 21)
         devices.hold(made.device.id, me.invite, me.token)
         if kind == "lobby":
             continue
-        other = service.join(me.invite, "Beto")
-        service.start(me.invite, me.token, service.version(me.invite))
+        other = service.lobby.join(me.invite, "Beto")
+        service.lobby.start(me.invite, me.token, service.reads.version(me.invite))
         tokens: dict[int, str] = {}
         for joined in (me, other):
-            seat = service.seat_for(me.invite, joined.token)
+            seat = service.reads.seat_for(me.invite, joined.token)
             assert seat is not None and seat.game_seat is not None
             tokens[seat.game_seat] = joined.token
         mine = next(s for s, token in tokens.items() if token == me.token)
         if kind == "finished":
-            service.abandon(me.invite, other.token, service.version(me.invite))
+            service.ending.abandon(me.invite, other.token, service.reads.version(me.invite))
             continue
         for _ in range(200):
-            state = service.game_state(me.invite)
+            state = service.reads.game_state(me.invite)
             assert state is not None
             turn = state.turn
             done = {

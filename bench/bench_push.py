@@ -114,8 +114,8 @@ def run(count: int, workers: int, check: bool, folder: Path) -> dict[str, Any]:
     try:
         seats: list[tuple[int, int, str]] = []  # seat id, table id, invite
         for i in range(0, count, 2):
-            joined = core.service.create_table(f"Ana{i}", 21)
-            core.service.join(joined.invite, "Beto")
+            joined = core.service.lobby.create_table(f"Ana{i}", 21)
+            core.service.lobby.join(joined.invite, "Beto")
             with core.db.snapshot() as conn:
                 rows = conn.exec_driver_sql(
                     "SELECT s.id, t.id FROM seats s JOIN tables t ON t.id = s.table_id "

@@ -48,18 +48,18 @@ def service_alone(db_url: str, clock: ManualClock) -> Iterator[TableService]:
 
 def playing(service: TableService) -> tuple[Joined, Joined]:
     """A two-player game under way: (its creator Ana, Beto)."""
-    ana = service.create_table("Ana", 21)
-    beto = service.join(ana.invite, "Beto")
-    service.start(ana.invite, ana.token, service.version(ana.invite))
+    ana = service.lobby.create_table("Ana", 21)
+    beto = service.lobby.join(ana.invite, "Beto")
+    service.lobby.start(ana.invite, ana.token, service.reads.version(ana.invite))
     return ana, beto
 
 
 def on_turn(service: TableService, *players: Joined) -> Joined:
     """Which of `players` is on turn."""
-    state = service.game_state(players[0].invite)
+    state = service.reads.game_state(players[0].invite)
     assert state is not None
     for player in players:
-        seat = service.seat_for(player.invite, player.token)
+        seat = service.reads.seat_for(player.invite, player.token)
         if seat is not None and seat.game_seat == state.round.turn:
             return player
     raise AssertionError("none of them is on turn")
@@ -67,12 +67,12 @@ def on_turn(service: TableService, *players: Joined) -> Joined:
 
 def play_once(service: TableService, player: Joined) -> None:
     """`player`, on turn, plays its first legal play."""
-    page = service.page(player.invite, player.token, with_chat=False)
+    page = service.pages.page(player.invite, player.token, with_chat=False)
     assert page.view is not None
-    service.act(player.invite, player.token, page.version, page.view.legal[0])
+    service.playing.act(player.invite, player.token, page.version, page.view.legal[0])
 
 
 def seat_id(service: TableService, player: Joined) -> int:
-    found = service.watch_target(player.invite, player.token)[1]
+    found = service.reads.watch_target(player.invite, player.token)[1]
     assert found is not None
     return found

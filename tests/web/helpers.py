@@ -147,7 +147,7 @@ def ctx_of(client: TestClient) -> AppContext:
 
 def server_state(client: TestClient, invite: str) -> eng.GameState | None:
     """The true state, server side (only tests look at it)."""
-    return service_of(client).game_state(invite)
+    return service_of(client).reads.game_state(invite)
 
 
 def hidden_cards(state: eng.GameState, seat: int | None) -> set[str]:
@@ -251,7 +251,7 @@ def replay_log(service: TableService, invite: str) -> eng.GameState | None:
     """Rebuild the current game from the server's action log alone: the
     crash-safety check (every acknowledged move is in the log)."""
     state: eng.GameState | None = None
-    for row in service.log(invite):
+    for row in service.reads.log(invite):
         p = row.payload
         if row.kind == "start":
             deck = [eng.CARDS[i] for i in p["deck"]]

@@ -76,6 +76,6 @@ def seat_name(service: TableService, invite: str, seat_id: int) -> str:
 
 
 def seat_id(client: TestClient, player: Player) -> int:
-    found = service_of(client).watch_target(player.invite, player.token)[1]
+    found = service_of(client).reads.watch_target(player.invite, player.token)[1]
     assert found is not None
     return found

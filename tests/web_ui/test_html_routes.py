@@ -178,7 +178,7 @@ def test_design_switch_is_per_viewer(client: TestClient) -> None:
 
 
 def test_a_seat_moved_by_code_opens_in_the_browser(client: TestClient) -> None:
-    joined = service(client).create_table("Luz", 31)
+    joined = service(client).lobby.create_table("Luz", 31)
     transfers = client.app.state.ctx.transfers  # type: ignore[attr-defined]
     code = transfers.seat_code(joined.invite, joined.token)
     fresh = TestClient(client.app)
@@ -300,7 +300,7 @@ def test_the_hours_of_absence_and_days_of_expiry_come_from_the_settings(tmp_path
         # another table, left alone for the expiry days
         other = create(ana, "Ana")
         clock.advance(days=4)
-        assert service(ana).expire() >= 1
+        assert service(ana).jobs.expire() >= 1
         expired = ana.get(f"/t/{other}").text
         assert "Pasaron 3 días sin jugadas" in expired
 
@@ -344,7 +344,7 @@ def test_a_bug_is_a_page_in_the_viewer_s_language(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(service(client), "page", broken)
+    monkeypatch.setattr(service(client).pages, "page", broken)
     visitor = TestClient(client.app, raise_server_exceptions=False)
     visitor.cookies.set("lang", "en")
     _error_page_in(visitor.get(f"/t/{invite}"), "server_error", "en", 500)

@@ -222,7 +222,7 @@ def test_the_last_stage_starts_a_game_against_tito_with_the_coach_on(
     service = client.app.state.ctx.service  # type: ignore[attr-defined]
     table = client.get(f"/t/{invite}")
     assert table.status_code == 200
-    page = service.page(invite, None)
+    page = service.pages.page(invite, None)
     assert [(s.name, s.robot) for s in page.seats] == [("Ana", None), ("Tito", "tito")]
     assert page.view is not None and page.target == 21  # the game started, to 21
     # the coach, on for Ana's seat (her page, by the cookie the answer set)

@@ -208,18 +208,20 @@ def create_app(
     runner: RobotRunner | InlineRobots
     analyses: AnalysisRunner | None = None
     if settings.robot_inline:
-        runner = InlineRobots(service.play_robots)  # analyses: service.analysis_queue.run_all()
+        runner = InlineRobots(
+            service.jobs.play_robots
+        )  # analyses: service.analysis_queue.run_all()
     else:
         pool = ThinkingPool(settings.robot_processes)
         if settings.analyses == "web":  # else `escoba worker` processes run them
             analyses = analysis_runner(service, settings)
         runner = RobotRunner(
-            service.robot_turn,
-            service.robot_play,
-            service.brain,
+            service.jobs.robot_turn,
+            service.jobs.robot_play,
+            service.path.brain,
             pool,
             settings.robot_delay,
-            overdue=service.overdue_robot_tables,
+            overdue=service.jobs.overdue_robot_tables,
             sweep_seconds=settings.robot_sweep_seconds,
         )
     limiter: Limiter
@@ -242,7 +244,7 @@ def create_app(
         signer=signer,
         devices=Devices(db, service.clock, signer, DeviceNews(hub)),
         my_tables=MyTables(db, service.store, service.clock, settings),
-        transfers=Transfers(service),
+        transfers=Transfers(service.path),
         seat_devices=SeatDevices(db),
         dispatcher=core.dispatcher,
         notice_choices=NoticeChoices(db, service.store),
@@ -273,7 +275,7 @@ def create_app(
         db.start_checkpoints()
         if isinstance(runner, RobotRunner):
             runner.bind(loop)
-            for table_id in await asyncio.to_thread(service.robot_tables):
+            for table_id in await asyncio.to_thread(service.jobs.robot_tables):
                 runner.schedule(table_id)
             runner.start_sweeping()
         if analyses is not None:

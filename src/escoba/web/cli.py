@@ -146,7 +146,7 @@ def expire() -> None:
     core = build_core(Settings())
     core.dispatcher.start()  # the players of the games that end hear of it
     try:
-        count = core.service.expire()
+        count = core.service.jobs.expire()
     finally:
         core.close()
     typer.echo(f"Tables expired: {count}")

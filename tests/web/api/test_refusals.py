@@ -397,7 +397,7 @@ def test_identical_submissions_at_once_apply_exactly_once(app_client: TestClient
     for t in threads:
         t.join()
     assert sorted(statuses) == [200] + [409] * 7
-    log = service_of(app_client).log(actor.invite)
+    log = service_of(app_client).reads.log(actor.invite)
     assert [e.kind for e in log].count("action") == 1
     assert actor.table()["version"] == table["version"] + 1
 
@@ -426,7 +426,7 @@ def test_conflicting_submissions_at_once_leave_one_consistent_table(
         t.join()
     assert statuses.count(200) == 1 and statuses.count(409) == len(jobs) - 1
     service = service_of(app_client)
-    assert replay_log(service, actor.invite) == service.game_state(actor.invite)
+    assert replay_log(service, actor.invite) == service.reads.game_state(actor.invite)
 
 
 def test_the_schema_comes_from_the_migrations_and_matches_the_models(db_url: str) -> None:

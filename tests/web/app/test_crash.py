@@ -158,14 +158,14 @@ def test_no_acknowledged_action_is_lost_when_the_server_is_killed(
         db = Database(Settings(database_url=url).sqlalchemy_url)
         service = TableService(db, Settings(database_url=url), SystemClock(), Hub(Broker()))
         for p in players:
-            log = {row.version: row for row in service.log(p.invite)}
+            log = {row.version: row for row in service.reads.log(p.invite)}
             for version, kind, action in p.acked:
                 row = log.get(version)
                 assert row is not None, f"acknowledged version {version} lost"
                 assert row.kind == kind
                 if action is not None:
                     assert row.payload["action"] == _as_logged(action)
-            assert replay_log(service, p.invite) == service.game_state(p.invite)
+            assert replay_log(service, p.invite) == service.reads.game_state(p.invite)
         db.dispose()
         # and play goes on
         for p in players:

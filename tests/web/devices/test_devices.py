@@ -159,12 +159,12 @@ def test_a_device_is_its_cookie_and_holds_the_seats_it_is_given(
     assert devices.identify(made.cookie) == made.device
     assert devices.identify(made.cookie[:-2]) is None and devices.identify(None) is None
 
-    ana = bare_service.create_table("Ana", 21)
+    ana = bare_service.lobby.create_table("Ana", 21)
     device_id = made.device.id
     assert devices.held(device_id, ana.invite) is None
     assert devices.hold(device_id, ana.invite, ana.token, sat=True)
     held = devices.held(device_id, ana.invite)
-    seat = bare_service.seat_for(ana.invite, held)
+    seat = bare_service.reads.seat_for(ana.invite, held)
     assert seat is not None and seat.name == "Ana"
     identified = devices.identify(made.cookie)
     assert identified is not None and identified.name == "Ana"  # for the next «Tu nombre»
@@ -173,10 +173,10 @@ def test_a_device_is_its_cookie_and_holds_the_seats_it_is_given(
     assert not devices.hold(device_id, ana.invite, "x" * 43)  # no such seat
 
     # an old per-table cookie becomes a seat of the device, and goes
-    beto = bare_service.join(ana.invite, "Beto")
+    beto = bare_service.lobby.join(ana.invite, "Beto")
     other = devices.create(None).device
     old = signer.dumps({"i": ana.invite, "t": beto.token})
     gone = devices.adopt_legacy(other.id, {f"seat_{ana.invite}": old, "seat_x": "?", "lang": "es"})
     assert sorted(gone) == sorted([f"seat_{ana.invite}", "seat_x"])
-    seat = bare_service.seat_for(ana.invite, devices.held(other.id, ana.invite))
+    seat = bare_service.reads.seat_for(ana.invite, devices.held(other.id, ana.invite))
     assert seat is not None and seat.name == "Beto"

@@ -67,7 +67,7 @@ def test_the_list_orders_a_device_s_tables_by_group_and_time(
     stale = create(site, "Ana")
     hold(me, stale)
     clock.advance(days=31)
-    assert service.expire() == 1  # the idle lobby expired
+    assert service.jobs.expire() == 1  # the idle lobby expired
 
     # its turn began 49 h ago, another's: TERMINAR POR AUSENCIA is open to me
     absent_me, absent_other = started(site)
@@ -398,7 +398,7 @@ def test_a_device_s_list_read_alone(bare_service: TableService, clock: ManualClo
     device_id = devices.create(None).device.id
     assert my_tables.of(device_id) == TableList((), 0) and my_tables.mark(device_id) == (0, ())
 
-    lobby = bare_service.create_table("Ana", 21)
+    lobby = bare_service.lobby.create_table("Ana", 21)
     devices.hold(device_id, lobby.invite, lobby.token)
     clock.advance(minutes=1)
     ana, beto = playing(bare_service)

@@ -164,7 +164,7 @@ def test_a_revoked_device_hears_no_more_of_the_seat(site: TestClient, clock: Man
 def test_a_seat_s_devices_alone(bare_service: TableService, clock: ManualClock) -> None:
     seat_devices = SeatDevices(bare_service.db)
     devices = Devices(bare_service.db, clock, URLSafeSerializer("x", salt="escoba-seat"))
-    ana = bare_service.create_table("Ana", 21)
+    ana = bare_service.lobby.create_table("Ana", 21)
     laptop = devices.create("Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0").device
     devices.hold(laptop.id, ana.invite, ana.token)
     clock.advance(minutes=5)
@@ -187,4 +187,4 @@ def test_a_seat_s_devices_alone(bare_service: TableService, clock: ManualClock) 
     assert devices.held(phone.id, ana.invite) is None
     with pytest.raises(Forbidden):
         seat_devices.forget_table(ana.invite, phone.id)
-    assert bare_service.seat_for(ana.invite, ana.token) is not None  # the seat stays
+    assert bare_service.reads.seat_for(ana.invite, ana.token) is not None  # the seat stays

@@ -297,7 +297,7 @@ def test_only_a_seated_browser_makes_a_seat_code(site: TestClient) -> None:
 def test_a_code_made_and_redeemed_alone(bare_service: TableService, clock: ManualClock) -> None:
     transfers = Transfers(bare_service)
     devices = Devices(bare_service.db, clock, URLSafeSerializer("x", salt="escoba-seat"))
-    ana = bare_service.create_table("Ana", 21)
+    ana = bare_service.lobby.create_table("Ana", 21)
     phone = devices.create(None).device
     code = transfers.seat_code(ana.invite, ana.token)
     minutes = bare_service.settings.transfer_code_minutes
@@ -328,17 +328,17 @@ def test_a_code_made_and_redeemed_alone(bare_service: TableService, clock: Manua
 
 def test_a_code_trades_for_a_new_token_on_the_command_path(bare_service: TableService) -> None:
     transfers = Transfers(bare_service)
-    ana = bare_service.create_table("Ana", 21)
-    version = bare_service.version(ana.invite)
+    ana = bare_service.lobby.create_table("Ana", 21)
+    version = bare_service.reads.version(ana.invite)
     heard = Heard()
     bare_service.after_commit.add(heard)
 
     joined = transfers.token_for_code(transfers.seat_code(ana.invite, ana.token).code)
     assert (joined.invite, joined.position) == (ana.invite, ana.position)
     assert transfers.token_retired(ana.token) and not transfers.token_retired(joined.token)
-    assert bare_service.seat_for(ana.invite, ana.token) is None
-    seat = bare_service.seat_for(ana.invite, joined.token)
+    assert bare_service.reads.seat_for(ana.invite, ana.token) is None
+    seat = bare_service.reads.seat_for(ana.invite, joined.token)
     assert seat is not None and seat.name == "Ana"
     # one command of the table: a new version, heard by the hook's listeners
-    assert bare_service.version(ana.invite) == version + 1
+    assert bare_service.reads.version(ana.invite) == version + 1
     assert [c.version for c in heard.changes] == [version + 1]

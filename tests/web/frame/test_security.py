@@ -103,7 +103,7 @@ def test_no_get_changes_a_table(site: TestClient) -> None:
     r = site.post("/api/tables/" + invite + "/seats", json={"name": "Luis"})
     token = r.json()["token"]
     service = service_of(site)
-    before = (table_version(site, invite), len(service.log(invite)))
+    before = (table_version(site, invite), len(service.reads.log(invite)))
     for path in (
         "/",
         f"/t/{invite}",
@@ -117,7 +117,7 @@ def test_no_get_changes_a_table(site: TestClient) -> None:
         "/openapi.json",
     ):
         assert site.get(path).status_code < 500, path
-    assert (table_version(site, invite), len(service.log(invite))) == before
+    assert (table_version(site, invite), len(service.reads.log(invite))) == before
 
 
 # ---------------------------------------------------------------------------
@@ -501,13 +501,13 @@ def test_a_lost_database_connection_is_a_503_that_asks_to_try_again(
 ) -> None:
     from sqlalchemy.exc import OperationalError
 
-    from escoba.web.table.service import TableService
+    from escoba.web.table.page_building import PageBuilding
 
     def dropped(*args: object, **kwargs: object) -> None:
         raise OperationalError("SELECT 1", {}, ConnectionError("server closed the connection"))
 
     invite = site.post("/api/tables", json={"name": "Ana"}).json()["invite"]
-    monkeypatch.setattr(TableService, "page", dropped)
+    monkeypatch.setattr(PageBuilding, "page", dropped)
     r = site.get(f"/api/tables/{invite}")
     assert r.status_code == 503 and r.json()["error"] == "busy"
     assert "prueba otra vez" in r.json()["message"]
@@ -710,7 +710,7 @@ def test_live_events_and_error_pages_name_no_hidden_card(
             r = client.get(f"/t/{ana.invite}/nothing-here")
             bodies.append((r.text, None))
             actor.act(rng.choice(actor.table()["view"]["legal_actions"]))
-            state = service.game_state(ana.invite)
+            state = service.reads.game_state(ana.invite)
             assert state is not None
             for text, seat in bodies:
                 # SVG geometry («0.3,1H-0.3», «…5C…») is drawing, not text

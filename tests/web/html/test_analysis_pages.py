@@ -54,7 +54,7 @@ def test_the_replay_says_the_analysis_is_running_then_shows_each_steps_verdict(
     assert "Luna está analizando la ronda: 0 de" in text_of(block)
     service = service_of(client)
     service.analysis_queue.run_all()
-    read = service.round_analysis(ana.invite, 1)
+    read = service.analyses.round_analysis(ana.invite, 1)
     assert read.analysis is not None
     fragment = client.get(f"/t/{ana.invite}/ronda/1/analisis?paso=1")
     assert fragment.status_code == 200
@@ -101,7 +101,7 @@ def test_the_end_of_the_game_shows_each_players_costliest_plays(client: TestClie
     service.analysis_queue.run_all()
     done = client.get(f"/t/{ana.invite}/analisis").text
     assert "hx-trigger" not in done
-    reads = service.game_analyses(ana.invite)
+    reads = service.analyses.game_analyses(ana.invite)
     assert reads and all(r.status == "done" for r in reads)
     for seat, name in enumerate(("Ana", "Tito")):
         block = done[done.index(f'data-seat="{seat}">') + 14 :]
@@ -166,11 +166,11 @@ def test_a_marked_step_says_why_and_shows_the_position_with_both_plays_marked(
     finish_round(ana, random.Random(11))
     service = service_of(quick)
     service.analysis_queue.run_all()
-    read = service.round_analysis(ana.invite, 1)
+    read = service.analyses.round_analysis(ana.invite, 1)
     assert read.analysis is not None
     marked = [s for s in read.analysis.steps if s.mark is not None]
     assert marked
-    replay = service.round_replay(ana.invite, 1)
+    replay = service.story.round_replay(ana.invite, 1)
     for step in marked:
         page = quick.get(f"/t/{ana.invite}/ronda/1?paso={step.step}").text
         block = analysis_block(page)
@@ -224,7 +224,7 @@ def test_the_block_that_brings_the_analysis_marks_luna_s_play_on_the_position(
     assert 'id="replay-position"' not in quick.get(f"/t/{ana.invite}/ronda/1?paso=0").text
     # an analysis stored before the reasons existed still shows, and says so
     strip_lines(quick)
-    read = service.round_analysis(ana.invite, 1)
+    read = service.analyses.round_analysis(ana.invite, 1)
     assert read.analysis is not None
     step = next(s for s in read.analysis.steps if s.mark is not None)
     for lang, note in (
@@ -264,7 +264,7 @@ def test_each_reason_speaks_to_the_player_who_made_the_play_and_of_them_to_other
     finish_round(ana, random.Random(11))
     service = service_of(quick)
     service.analysis_queue.run_all()
-    read = service.round_analysis(ana.invite, 1)
+    read = service.analyses.round_analysis(ana.invite, 1)
     assert read.analysis is not None and read.names == ("Ana", "Tito")
 
     def personal(seat: int) -> StepAnalysis:
@@ -324,7 +324,7 @@ def test_another_person_s_play_is_said_of_them_and_their_own_to_them(quick: Test
         actor.act(rng.choice(actor.table()["view"]["legal_actions"]))
     service = service_of(quick)
     service.analysis_queue.run_all()
-    read = service.round_analysis(ana.invite, 1)
+    read = service.analyses.round_analysis(ana.invite, 1)
     assert read.analysis is not None
     seat = beto.game_seat()
     assert read.names[seat] == "Beto"
@@ -368,7 +368,7 @@ def test_a_game_replaced_by_a_rematch_still_says_each_play_to_its_player(
     )
     steps = [analyse_position(s, action, n, WORLDS) for n, s, action in job.positions]
     service.analysis_queue.finish(job, steps)
-    read = service.round_analysis(ana.invite, 1, 1)
+    read = service.analyses.round_analysis(ana.invite, 1, 1)
     assert read.analysis is not None and read.status == "done"
     assert ana.token is not None
     move_seat(quick, ana.invite, ana.token)

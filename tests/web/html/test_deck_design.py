@@ -153,18 +153,20 @@ def _first_round_played(client: TestClient) -> tuple[str, str]:
     """Ana against Tito (who answers at once) until the first round ends,
     through the table service; her invite and seat token."""
     service = service_of(client)
-    ana = service.create_table("Ana", 21)
-    service.add_robot(ana.invite, ana.token, service.version(ana.invite), "tito")
-    service.start(ana.invite, ana.token, service.version(ana.invite))
+    ana = service.lobby.create_table("Ana", 21)
+    service.lobby.add_robot(ana.invite, ana.token, service.reads.version(ana.invite), "tito")
+    service.lobby.start(ana.invite, ana.token, service.reads.version(ana.invite))
     rng = random.Random(4)
     for _ in range(200):
-        state = service.game_state(ana.invite)
+        state = service.reads.game_state(ana.invite)
         assert state is not None
         if state.phase is not eng.Phase.PLAYING:
             return ana.invite, ana.token
         legal = eng.view(state, 0).legal
         if legal:
-            service.act(ana.invite, ana.token, service.version(ana.invite), rng.choice(legal))
+            service.playing.act(
+                ana.invite, ana.token, service.reads.version(ana.invite), rng.choice(legal)
+            )
     raise AssertionError("the round did not end")
 
 

@@ -104,7 +104,7 @@ def test_log_lines_are_json_with_the_table(app_client: TestClient) -> None:
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     commands = [line for line in lines if line["msg"] == "command"]
     assert commands, lines
-    table_id = service_of(app_client).table_id(ana.invite)
+    table_id = service_of(app_client).reads.table_id(ana.invite)
     assert all({"ts", "level", "logger", "pid"} <= line.keys() for line in lines)
     assert commands[-1]["table_id"] == table_id and commands[-1]["invite"] == ana.invite
 

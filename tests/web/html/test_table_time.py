@@ -186,7 +186,7 @@ def test_the_expiry_warning_comes_in_the_last_day_only(
     page = site.get(f"/t/{invite}").text
     assert "Pasaron 7 días sin jugadas: la mesa vence en cualquier momento." in text_of(page)
     assert "data-countdown" not in page
-    assert service_of(site).expire() == 1
+    assert service_of(site).jobs.expire() == 1
     page = site.get(f"/t/{invite}").text
     assert "La mesa expiró" in page and "expiry-warning" not in page
 

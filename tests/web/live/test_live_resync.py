@@ -175,7 +175,7 @@ def test_the_versions_of_the_followed_tables_are_read_in_one_statement(
     ana = create(app_client, "Ana")
     other = create(app_client, "Eva")
     join(app_client, ana.invite, "Beto")
-    ids = [service.table_id(ana.invite), service.table_id(other.invite)]
+    ids = [service.reads.table_id(ana.invite), service.reads.table_id(other.invite)]
     db: Database = service.db
     statements: list[str] = []
 
@@ -188,8 +188,8 @@ def test_the_versions_of_the_followed_tables_are_read_in_one_statement(
     finally:
         event.remove(db.read_engine, "before_cursor_execute", count)
     assert found == {
-        ids[0]: service.version(ana.invite),
-        ids[1]: service.version(other.invite),
+        ids[0]: service.reads.version(ana.invite),
+        ids[1]: service.reads.version(other.invite),
     }
     assert len(statements) == 1
 

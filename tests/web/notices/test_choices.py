@@ -17,8 +17,8 @@ def test_a_seat_hears_the_defaults_until_it_chooses_then_its_choice(
     bare_service: TableService,
 ) -> None:
     choices = NoticeChoices(bare_service.db, bare_service.store)
-    ana = bare_service.create_table("Ana", 21)
-    version = bare_service.version(ana.invite)
+    ana = bare_service.lobby.create_table("Ana", 21)
+    version = bare_service.reads.version(ana.invite)
     assert choices.of(ana.invite, ana.token) == DEFAULT_KINDS
 
     chosen = choices.choose(ana.invite, ana.token, ["chat", "turn"])
@@ -27,12 +27,12 @@ def test_a_seat_hears_the_defaults_until_it_chooses_then_its_choice(
     # none at all is a choice too
     assert choices.choose(ana.invite, ana.token, []) == frozenset()
     assert choices.of(ana.invite, ana.token) == frozenset()
-    assert bare_service.version(ana.invite) == version
+    assert bare_service.reads.version(ana.invite) == version
 
 
 def test_no_kind_or_no_seat_changes_nothing(bare_service: TableService) -> None:
     choices = NoticeChoices(bare_service.db, bare_service.store)
-    ana = bare_service.create_table("Ana", 21)
+    ana = bare_service.lobby.create_table("Ana", 21)
     choices.choose(ana.invite, ana.token, ["turn"])
 
     with pytest.raises(Invalid) as refused:

@@ -139,7 +139,7 @@ def test_an_expiry_ends_the_game_for_everyone(
     ana.command("/start")
     heard(client, recorder)
     clock.advance(days=8)
-    assert service_of(client).expire() == 1
+    assert service_of(client).jobs.expire() == 1
     assert _news(client, recorder) == [Told(END, "Ana"), Told(END, "Beto")]
 
 

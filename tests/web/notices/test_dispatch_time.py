@@ -156,7 +156,7 @@ def test_a_table_about_to_expire_tells_its_people_once_per_quiet_spell(
     clock.advance(days=6)
     assert _swept(client, recorder) == [Told(EXPIRY, "Ana"), Told(EXPIRY, "Beto")]
     clock.advance(days=1, minutes=1)
-    assert service_of(client).expire() == 2
+    assert service_of(client).jobs.expire() == 2
     assert heard(client, recorder) == []  # (END: they chose EXPIRY alone)
 
 
@@ -207,15 +207,15 @@ def test_a_seat_watching_in_one_process_is_told_nothing_by_another(
     ]
     try:
         service = cores[1].service
-        ana = service.create_table("Ana", 21)
-        beto = service.join(ana.invite, "Beto")
-        beto_seat = service.watch_target(ana.invite, beto.token)[1]
+        ana = service.lobby.create_table("Ana", 21)
+        beto = service.lobby.join(ana.invite, "Beto")
+        beto_seat = service.reads.watch_target(ana.invite, beto.token)[1]
         assert beto_seat is not None
         cores[0].dispatcher.watching.open(beto_seat)  # Beto's page, served by the first
-        service.start(ana.invite, ana.token, service.version(ana.invite))
+        service.lobby.start(ana.invite, ana.token, service.reads.version(ana.invite))
         assert cores[1].dispatcher.flush() and other.take() == []
         cores[0].dispatcher.watching.close(beto_seat)
-        service.abandon(ana.invite, ana.token, service.version(ana.invite))
+        service.ending.abandon(ana.invite, ana.token, service.reads.version(ana.invite))
         assert cores[1].dispatcher.flush()
         assert [(n.kind, n.seat_id) for n in other.take()] == [(END, beto_seat)]
     finally:
@@ -306,7 +306,7 @@ def test_an_open_table_page_watches_until_it_closes(server: Server) -> None:
     move_seat(browser, invite, beto["token"])
     assert "device" in browser.cookies
     service = server.ctx.service
-    beto_seat = service.watch_target(invite, beto["token"])[1]
+    beto_seat = service.reads.watch_target(invite, beto["token"])[1]
     assert beto_seat is not None
     watching = server.ctx.dispatcher.watching
 
@@ -403,7 +403,7 @@ def test_robots_moving_on_their_own_give_a_person_the_turn(server: Server) -> No
     assert wait_until(
         lambda: api.get(f"/api/tables/{invite}", headers=auth).json()["view"]["turn"] == 0, 30
     )
-    ana_seat = server.ctx.service.watch_target(invite, ana["token"])[1]
+    ana_seat = server.ctx.service.reads.watch_target(invite, ana["token"])[1]
     notices = server.heard()
     assert [(n.kind, n.seat_id, n.who) for n in notices] == [(TURN, ana_seat, "Tito")]
     api.close()

@@ -42,7 +42,7 @@ def test_the_player_on_turn_is_warned_then_the_others_hear_of_the_absence(
     clock.advance(hours=16)  # 40 h: the second warning
     assert [n.kind for n in sweep.due()] == [NoticeKind.WARNING]
 
-    version = bare_service.version(ana.invite)
+    version = bare_service.reads.version(ana.invite)
     heard.changes.clear()
     clock.advance(hours=8, minutes=1)  # past 48 h
     told = sweep.due()
@@ -54,7 +54,7 @@ def test_the_player_on_turn_is_warned_then_the_others_hear_of_the_absence(
     assert [(c.table_id, c.version, c.commit) for c in heard.changes] == [
         (told[0].table_id, version, None)
     ]
-    assert bare_service.version(ana.invite) == version
+    assert bare_service.reads.version(ana.invite) == version
     assert sweep.due() == []
 
 
@@ -62,7 +62,7 @@ def test_a_quiet_table_is_told_a_day_before_it_expires(
     bare_service: TableService, clock: ManualClock
 ) -> None:
     sweep = _sweep(bare_service)
-    ana = bare_service.create_table("Ana", 21)
+    ana = bare_service.lobby.create_table("Ana", 21)
     made = clock.now()
     clock.advance(days=6, hours=-1)
     assert sweep.due() == []

@@ -24,7 +24,7 @@ def test_a_seat_is_watched_while_a_stream_of_it_is_open(
     bare_service: TableService, clock: ManualClock
 ) -> None:
     watching = Watching(bare_service.db, clock, seconds=30)
-    seat = seat_id(bare_service, bare_service.create_table("Ana", 21))
+    seat = seat_id(bare_service, bare_service.lobby.create_table("Ana", 21))
     assert not _watched(bare_service, watching, seat)
     with watching.watch(seat):
         assert _watched(bare_service, watching, seat)
@@ -38,7 +38,7 @@ def test_a_mark_lasts_while_renewed_and_while_the_pages_hear_their_table(
     bare_service: TableService, clock: ManualClock
 ) -> None:
     watching = Watching(bare_service.db, clock, seconds=30)
-    seat = seat_id(bare_service, bare_service.create_table("Ana", 21))
+    seat = seat_id(bare_service, bare_service.lobby.create_table("Ana", 21))
     watching.open(seat)
     clock.advance(seconds=31)
     assert not _watched(bare_service, watching, seat)  # nobody renewed it

@@ -55,7 +55,7 @@ def test_the_page_says_what_the_guards_allow_from_lobby_to_rematch(app_client: T
     ana.command("/start")
     _, _, _, can = permissions(app_client, ana.invite, ana.token)
     assert (can.start, can.leave, can.rematch_offered) == (False, True, False)
-    assert service.page(ana.invite, ana.token).can == can  # the page reads the same
+    assert service.pages.page(ana.invite, ana.token).can == can  # the page reads the same
     play_until_over([ana, beto], random.Random(4))
     table, you, state, can = permissions(app_client, ana.invite, ana.token)
     assert you is not None
@@ -67,13 +67,13 @@ def test_the_page_says_what_the_guards_allow_from_lobby_to_rematch(app_client: T
     )
     assert rematch_refusal(table, you, state) is None
     version = ana.table()["version"]
-    service.accept_rematch(ana.invite, ana.token, version)  # Ana proposes
+    service.rematches.accept_rematch(ana.invite, ana.token, version)  # Ana proposes
     table, you, state, can = permissions(app_client, ana.invite, ana.token)
     assert you is not None and (can.rematch, can.rematch_asked) == (False, True)
     refusal = rematch_refusal(table, you, state)
     assert refusal is not None and refusal.code == "already_accepted"
     with pytest.raises(Conflict) as refused:  # the guard says what the page said
-        service.accept_rematch(ana.invite, ana.token, ana.table()["version"])
+        service.rematches.accept_rematch(ana.invite, ana.token, ana.table()["version"])
     assert refused.value.code == "already_accepted"
     assert ana.table()["can"]["rematch"] is False  # and the API's `can`
     assert beto.table()["can"]["rematch"] is True

@@ -71,7 +71,7 @@ def test_the_commit_that_finishes_a_round_queues_its_analysis(client: TestClient
     ana = against_a_robot(client)
     assert rows(client) == []
     finish_round(ana, random.Random(1))
-    state = service_of(client).game_state(ana.invite)
+    state = service_of(client).reads.game_state(ana.invite)
     assert state is not None
     (summary,) = state.finished_rounds
     (row,) = rows(client)
@@ -93,7 +93,7 @@ def test_a_queued_analysis_is_run_and_stored_as_the_library_makes_it(
     assert service.analysis_queue.run_all() == 1
     assert service.analysis_queue.run_all() == 0  # once
     (row,) = rows(client)
-    state = service.game_state(ana.invite)
+    state = service.reads.game_state(ana.invite)
     assert state is not None
     summary = state.finished_rounds[0]
     assert (row.status, row.done, row.total) == ("done", len(summary.actions), row.total)
@@ -101,7 +101,7 @@ def test_a_queued_analysis_is_run_and_stored_as_the_library_makes_it(
         summary, state.players, state.rules, evaluator=LunaEvaluator(worlds=WORLDS)
     )
     assert RoundAnalysis.from_json(row.analysis) == expected
-    read = service.round_analysis(ana.invite, 1)
+    read = service.analyses.round_analysis(ana.invite, 1)
     assert read.status == "done" and read.analysis == expected
 
 
@@ -112,9 +112,9 @@ def test_progress_is_written_action_by_action(client: TestClient) -> None:
     (pending,) = service.analysis_queue.pending()
     job = service.analysis_queue.claim(pending)
     assert job is not None
-    assert service.round_analysis(ana.invite, 1).status == "running"
+    assert service.analyses.round_analysis(ana.invite, 1).status == "running"
     service.analysis_queue.progress(job.id, 5)
-    read = service.round_analysis(ana.invite, 1)
+    read = service.analyses.round_analysis(ana.invite, 1)
     assert (read.status, read.done, read.total, read.analysis) == (
         "running",
         5,
@@ -136,7 +136,7 @@ def test_a_running_analysis_whose_process_died_is_taken_up_again(
     clock.advance(seconds=service.settings.analysis_stale_seconds + 1)  # ...and died
     assert service.analysis_queue.pending() == [pending]
     assert service.analysis_queue.run_all() == 1
-    assert service.round_analysis(ana.invite, 1).status == "done"
+    assert service.analyses.round_analysis(ana.invite, 1).status == "done"
 
 
 def test_a_restarted_app_runs_what_was_left_queued(settings: Settings, clock: ManualClock) -> None:
@@ -153,10 +153,10 @@ def test_a_restarted_app_runs_what_was_left_queued(settings: Settings, clock: Ma
     with TestClient(again) as second:
         service = service_of(second)
         for _ in range(600):
-            if service.round_analysis(invite, 1).status == "done":
+            if service.analyses.round_analysis(invite, 1).status == "done":
                 break
             threading.Event().wait(0.05)
-        read = service.round_analysis(invite, 1)
+        read = service.analyses.round_analysis(invite, 1)
         assert read.status == "done" and read.analysis is not None
         assert read.done == read.total == len(read.analysis.steps)
 
@@ -167,10 +167,10 @@ def test_a_round_in_play_has_no_analysis_and_an_unknown_round_none(client: TestC
     ana = against_a_robot(client)
     service = service_of(client)
     with pytest.raises(Conflict) as refused:
-        service.round_analysis(ana.invite, 1)
+        service.analyses.round_analysis(ana.invite, 1)
     assert refused.value.code == "round_in_play"
     with pytest.raises(NotFound):
-        service.round_analysis(ana.invite, 2)
+        service.analyses.round_analysis(ana.invite, 2)
 
 
 def test_a_finished_round_without_its_row_is_queued_when_asked_for(client: TestClient) -> None:
@@ -179,7 +179,7 @@ def test_a_finished_round_without_its_row_is_queued_when_asked_for(client: TestC
     service = service_of(client)
     with service.db.write() as conn:
         conn.execute(RoundAnalysisRow.__table__.delete())
-    assert service.round_analysis(ana.invite, 1).status == "queued"
+    assert service.analyses.round_analysis(ana.invite, 1).status == "queued"
     assert len(rows(client)) == 1
     assert service.analysis_queue.run_all() == 1
 
@@ -219,7 +219,7 @@ def test_the_queue_serves_the_rounds_someone_waits_for_then_each_tables_oldest_f
         ]
 
     assert order() == [("ana", 1), ("beto", 1), ("ana", 2), ("ana", 3)]
-    assert service.round_analysis(ana.invite, 3).status == "queued"  # a page asks for it
+    assert service.analyses.round_analysis(ana.invite, 3).status == "queued"  # a page asks for it
     assert order() == [("ana", 3), ("ana", 1), ("beto", 1), ("ana", 2)]
     job = service.analysis_queue.claim_next("test:1")
     assert job is not None and (job.table_id, job.summary.number) == (ana_table, 3)
@@ -313,7 +313,7 @@ def test_a_robot_answers_while_an_analysis_runs_however_long(
                             ana.table()["view"]["phase"] != "playing"
                         ), "Tito did not answer"
                 assert ana.table()["view"]["phase"] != "playing"
-            read = service_of(c).round_analysis(ana.invite, 1)
+            read = service_of(c).analyses.round_analysis(ana.invite, 1)
             assert (read.status, read.done) == ("running", 0)  # still hung all along
         finally:
             release.set()

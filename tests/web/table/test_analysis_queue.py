@@ -16,12 +16,12 @@ from ..alone import on_turn, play_once, playing
 def _finish_rounds(service: TableService, ana: Joined, beto: Joined, rounds: int) -> None:
     """Play on until `rounds` rounds are finished (SIGUIENTE RONDA between)."""
     while True:
-        state = service.game_state(ana.invite)
+        state = service.reads.game_state(ana.invite)
         assert state is not None
         if len(state.finished_rounds) >= rounds or state.phase is Phase.GAME_OVER:
             return
         if state.phase is Phase.ROUND_OVER:
-            service.next_round(ana.invite, ana.token, service.version(ana.invite))
+            service.playing.next_round(ana.invite, ana.token, service.reads.version(ana.invite))
             continue
         play_once(service, on_turn(service, ana, beto))
 
@@ -38,7 +38,7 @@ def test_the_queue_serves_each_tables_oldest_first_and_a_claim_once(
     pending = queue.pending()
     assert len(pending) == 3
     # the first table's first round, the second table's, then the first's second
-    first_id = bare_service.table_id(first[0].invite)
+    first_id = bare_service.reads.table_id(first[0].invite)
     jobs = [queue.claim(row) for row in pending]
     assert all(job is not None for job in jobs)
     assert [job.table_id == first_id for job in jobs if job is not None] == [True, False, True]

@@ -40,7 +40,7 @@ def test_the_coach_is_off_until_chosen_then_says_what_each_play_leaves(
     switch(site, invite, "on")
     page = site.get(f"/t/{invite}").text
     assert "Encendido: en esta mesa solo juegas contra robots." in text_of(page)
-    state = service_of(site).game_state(invite)
+    state = service_of(site).reads.game_state(invite)
     assert state is not None and state.turn is not None
     from escoba.engine import view
 
@@ -63,7 +63,7 @@ def test_the_coach_is_off_until_chosen_then_says_what_each_play_leaves(
 
 
 def state_names(client: TestClient, invite: str) -> tuple[str, ...]:
-    page = service_of(client).page(invite, None)
+    page = service_of(client).pages.page(invite, None)
     return page.names
 
 

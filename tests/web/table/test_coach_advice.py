@@ -45,10 +45,10 @@ def test_the_panel_says_first_which_play_it_would_make_and_why(site: TestClient,
     site.cookies.set("lang", lang)
     page = site.get(f"/t/{invite}").text
     service = service_of(site)
-    state = service.game_state(invite)
+    state = service.reads.game_state(invite)
     assert state is not None and state.turn is not None
     v = view(state, state.turn)
-    names = service.page(invite, None).names
+    names = service.pages.page(invite, None).names
     options = [(a, coach_facts(v, a)) for a in capture_first(v.legal)]
     advice = advise(options, v.players)
     assert advice is not None

@@ -24,17 +24,17 @@ def test_expire_command_ends_week_old_tables(db_url: str, monkeypatch: pytest.Mo
     # a table whose last action was eight days ago, by the real clock
     old = ManualClock(datetime.now(UTC) - timedelta(days=8))
     service = TableService(db, settings, old, Hub(Broker()), rng=random.Random(1))
-    stale = service.create_table("Ana", 21)
+    stale = service.lobby.create_table("Ana", 21)
     fresh = TableService(db, settings, ManualClock(datetime.now(UTC)), Hub(Broker()))
-    recent = fresh.create_table("Beto", 21)
+    recent = fresh.lobby.create_table("Beto", 21)
 
     monkeypatch.setenv("DATABASE_URL", db_url)
     runner = CliRunner()
     result = runner.invoke(app, ["expire"])
     assert result.exit_code == 0, result.output
     assert "Tables expired: 1" in result.output
-    assert service.page(stale.invite, None).status == "expired"
-    assert service.page(recent.invite, None).status == "lobby"
+    assert service.pages.page(stale.invite, None).status == "expired"
+    assert service.pages.page(recent.invite, None).status == "lobby"
     again = runner.invoke(app, ["expire"])
     assert "Tables expired: 0" in again.output
     db.dispose()

@@ -59,7 +59,7 @@ def test_a_command_tells_each_listener_what_it_committed(db_url: str) -> None:
     service.after_commit.add(Ear("a", heard))
     service.after_commit.add(Ear("b", heard))
 
-    ana = service.create_table("Ana", 21)
+    ana = service.lobby.create_table("Ana", 21)
     # a table's creation: no command's commit, nobody's move
     assert [(n, w) for n, w, _ in heard] == [
         ("a", "during"),
@@ -71,9 +71,9 @@ def test_a_command_tells_each_listener_what_it_committed(db_url: str) -> None:
     assert created.version == 1 and created.commit is None and created.mover is None
     heard.clear()
 
-    version = service.page(ana.invite, ana.token).version
-    service.add_robot(ana.invite, ana.token, version, "carmen")
-    service.start(ana.invite, ana.token, version + 1)
+    version = service.pages.page(ana.invite, ana.token).version
+    service.lobby.add_robot(ana.invite, ana.token, version, "carmen")
+    service.lobby.start(ana.invite, ana.token, version + 1)
     after = [c for n, w, c in heard if n == "a" and w == "after"]
     assert [c.version for c in after] == [version + 1, version + 2]
     added, started = after
@@ -81,7 +81,7 @@ def test_a_command_tells_each_listener_what_it_committed(db_url: str) -> None:
     assert started.commit is not None and started.commit.status_before == "lobby"
     assert started.mover is not None  # Ana's seat: her own page has the board
     # the robot is on turn exactly when the game's first turn is hers
-    view = service.page(ana.invite, ana.token).view
+    view = service.pages.page(ana.invite, ana.token).view
     assert view is not None and view.turn is not None
     assert started.robot_next == (view.turn != view.seat)
     db.dispose()
@@ -97,26 +97,26 @@ def test_a_commands_kind_says_what_its_commit_does_beside_its_rows(db_url: str) 
     clock = ManualClock(start)
     settings = Settings(database_url=db_url, secret_key="x")
     service = TableService(db, settings, clock, Hub(Broker()), rng=random.Random(3))
-    ana = service.create_table("Ana", 21)
-    bea = service.join(ana.invite, "Bea")
-    version = service.page(ana.invite, ana.token).version
+    ana = service.lobby.create_table("Ana", 21)
+    bea = service.lobby.join(ana.invite, "Bea")
+    version = service.pages.page(ana.invite, ana.token).version
 
     clock.advance(seconds=60)
-    service.chat(ana.invite, bea.token, "¡Hola!")
-    assert service.page(ana.invite, ana.token).version == version
+    service.chat.chat(ana.invite, bea.token, "¡Hola!")
+    assert service.pages.page(ana.invite, ana.token).version == version
     with db.snapshot() as conn:
         table = service.store.snap(conn, ana.invite)
     assert table.last_action_at.replace(tzinfo=UTC) == start
 
     clock.advance(seconds=60)
-    service.start(ana.invite, ana.token, version)  # made before the chat line
+    service.lobby.start(ana.invite, ana.token, version)  # made before the chat line
     with db.snapshot() as conn:
         table = service.store.snap(conn, ana.invite)
     assert table.version == version + 1
     assert table.last_action_at.replace(tzinfo=UTC) == start + timedelta(seconds=120)
 
     clock.advance(days=settings.expiry_days, seconds=60)
-    assert service.expire() == 1
+    assert service.jobs.expire() == 1
     with db.snapshot() as conn:
         table = service.store.snap(conn, ana.invite)
     assert table.status == "expired" and table.version == version + 2

@@ -22,6 +22,7 @@ from escoba.web.base.errors import NotFound
 from escoba.web.base.models import ActionLogRow
 from escoba.web.base.settings import Settings
 from escoba.web.table.analyses import analyse_position
+from escoba.web.table.history import GameHistory
 
 from ..conftest import first_legal
 from ..helpers import Player, move_seat, play_until_over, server_state, service_of, text_of
@@ -260,8 +261,8 @@ def test_past_games_are_rebuilt_from_the_log_by_a_process_that_never_saw_them(
     first = server_state(client, ana.invite)
     ana.command("/rematch")
     service = service_of(client)
-    service.__dict__.pop("_past_games", None)  # this process forgets them
-    played = service.played_game(ana.invite, 1)
+    fresh = GameHistory(service.db, service.store)  # as a process that never saw them
+    played = fresh.played_game(ana.invite, 1)
     assert played.state == first and not played.current
     assert played.names == ("Ana", "Tito") and played.robots == frozenset({1})
     assert isinstance(played.state, eng.GameState)
@@ -286,7 +287,7 @@ def test_a_game_ended_by_expiry_stays_readable(client: TestClient, clock: Manual
     ana.command("/start")
     service = service_of(client)
     clock.advance(days=service.settings.expiry_days + 1)
-    assert service.expire() == 1
+    assert service.jobs.expire() == 1
     game = api(client, f"/{ana.invite}/games").json()["games"][0]
     assert game["status"] == "finished" and game["result"]["reason"] == "expired"
     assert api(client, f"/{ana.invite}/games/1/record").status_code == 200
@@ -307,10 +308,9 @@ def test_a_game_whose_log_does_not_rebuild_is_a_404_and_the_list_goes_on(
                 ActionLogRow.game_number == 1, ActionLogRow.kind == "start"
             )
         )
-    service.__dict__.pop("_past_games", None)
-    with pytest.raises(NotFound):
-        service.played_game(ana.invite, 1)
-    assert [g.number for g in service.table_games(ana.invite).games] == [2]
+    with pytest.raises(NotFound):  # (nothing read game 1 before: none kept it)
+        service.history.played_game(ana.invite, 1)
+    assert [g.number for g in service.history.table_games(ana.invite).games] == [2]
     r = api(client, f"/{ana.invite}/games/1/record")
     assert r.status_code == 404 and r.json()["error"] == "no_such_game"
     assert client.get(f"/t/{ana.invite}/partidas/1").status_code == 404

@@ -361,7 +361,7 @@ def test_a_rematch_keeps_the_rules_and_the_record_names_them(app_client: TestCli
     # the series (earlier games replayed from the log) counts the first game
     page = TestClient(app_client.app).get(f"/t/{ana.invite}?mirar=1")
     assert page.status_code == 200
-    winners = service_of(app_client).page(ana.invite, None).series
+    winners = service_of(app_client).pages.page(ana.invite, None).series
     assert winners is not None and winners.games == 1
 
 

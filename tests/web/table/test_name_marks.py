@@ -79,22 +79,22 @@ def test_robot_names_with_accents() -> None:
 
 def test_service_refuses_twins_and_changes_nothing(app_client: TestClient) -> None:
     service = service_of(app_client)
-    invite = service.create_table("Ana", 21).invite
-    version = service.version(invite)
+    invite = service.lobby.create_table("Ana", 21).invite
+    version = service.reads.version(invite)
     for twin in TWINS_OF_ANA:
         with pytest.raises(Conflict) as caught:
-            service.join(invite, twin)
+            service.lobby.join(invite, twin)
         assert caught.value.code == "name_taken"
     for name in ROBOT_TWINS:
         with pytest.raises(Invalid) as refused:
-            service.join(invite, name)
+            service.lobby.join(invite, name)
         assert refused.value.code == "robot_name"
         with pytest.raises(Invalid):
-            service.create_table(name, 21)
-    assert service.version(invite) == version
-    service.join(invite, "Anabel")  # a name of its own still sits
-    other = service.create_table("Jos\u00e9", 21).invite
-    service.join(other, "Josep")
+            service.lobby.create_table(name, 21)
+    assert service.reads.version(invite) == version
+    service.lobby.join(invite, "Anabel")  # a name of its own still sits
+    other = service.lobby.create_table("Jos\u00e9", 21).invite
+    service.lobby.join(other, "Josep")
 
 
 def test_api_refuses_twins(app_client: TestClient) -> None:

@@ -53,8 +53,8 @@ def _started(client: TestClient) -> tuple[Player, Player]:
 
 
 def _consistent(service: TableService, invite: str) -> None:
-    assert replay_log(service, invite) == service.game_state(invite)
-    versions = [row.version for row in service.log(invite)]
+    assert replay_log(service, invite) == service.reads.game_state(invite)
+    versions = [row.version for row in service.reads.log(invite)]
     assert versions == sorted(set(versions)), "two entries made the same version"
 
 
@@ -79,10 +79,14 @@ def test_absence_against_the_absent_players_late_move(
         results = _race(
             [
                 partial(
-                    service.act, ana.invite, absent.token, version, eng.action_from_dict(action)
+                    service.playing.act,
+                    ana.invite,
+                    absent.token,
+                    version,
+                    eng.action_from_dict(action),
                 ),
-                partial(service.end_for_absence, ana.invite, other.token, version),
-                partial(service.end_for_absence, ana.invite, other.token, version),
+                partial(service.ending.end_for_absence, ana.invite, other.token, version),
+                partial(service.ending.end_for_absence, ana.invite, other.token, version),
             ]
         )
         final = ana.table()
@@ -113,14 +117,14 @@ def test_expiry_while_people_act_and_two_expiry_runs_at_once(
         action = eng.action_from_dict(random.choice(table["view"]["legal_actions"]))
         results = _race(
             [
-                partial(service.act, ana.invite, actor.token, version, action),
-                service.expire,
-                service.expire,
+                partial(service.playing.act, ana.invite, actor.token, version, action),
+                service.jobs.expire,
+                service.jobs.expire,
             ]
         )
         final = ana.table()
         moved = not isinstance(results[0], ServiceError)
-        expired_count = sum(row.kind == "expire" for row in service.log(ana.invite))
+        expired_count = sum(row.kind == "expire" for row in service.reads.log(ana.invite))
         if moved:
             # the move came first: the table was played meanwhile, nothing expires
             assert final["status"] == "playing" and expired_count == 0
@@ -148,8 +152,8 @@ def test_abandon_against_a_move(app_client: TestClient) -> None:
         action = eng.action_from_dict(random.choice(table["view"]["legal_actions"]))
         results = _race(
             [
-                partial(service.act, ana.invite, actor.token, version, action),
-                partial(service.abandon, ana.invite, other.token, version),
+                partial(service.playing.act, ana.invite, actor.token, version, action),
+                partial(service.ending.abandon, ana.invite, other.token, version),
             ]
         )
         assert sum(not isinstance(r, ServiceError) for r in results) == 1, results
@@ -177,7 +181,7 @@ def test_many_copies_of_one_next_round_deal_once(app_client: TestClient, copies:
         pytest.fail("the round did not end")
     version = ana.table()["version"]
     jobs = [
-        (lambda p=p: service.next_round(ana.invite, p.token, version))
+        (lambda p=p: service.playing.next_round(ana.invite, p.token, version))
         for p in (ana, luis) * (copies // 2)
     ]
     results = _race(jobs)
@@ -185,7 +189,7 @@ def test_many_copies_of_one_next_round_deal_once(app_client: TestClient, copies:
     assert {r.version for r in results} == {version + 1}
     table = ana.table()
     assert table["version"] == version + 1 and table["view"]["phase"] == "playing"
-    assert [row.kind for row in service.log(ana.invite)].count("next_round") == 1
+    assert [row.kind for row in service.reads.log(ana.invite)].count("next_round") == 1
     _consistent(service, ana.invite)
 
 
@@ -200,7 +204,7 @@ def test_a_command_writes_only_on_the_version_it_loaded(app_client: TestClient) 
 
     ana = create(app_client, "Ana")
     service = service_of(app_client)
-    before = service.version(ana.invite)
+    before = service.reads.version(ana.invite)
     with pytest.raises(Conflict), service.db.write() as conn:
         table = service.store.select(conn, "invite", ana.invite, lock=True)
         assert table is not None
@@ -211,8 +215,8 @@ def test_a_command_writes_only_on_the_version_it_loaded(app_client: TestClient) 
         tx.table.partner_position = 1
         tx.log_rows.append({"table_id": table.id})  # never reached
         tx.write()
-    assert service.version(ana.invite) == before  # the whole transaction rolled back
-    assert [row.kind for row in service.log(ana.invite)] == ["create"]
+    assert service.reads.version(ana.invite) == before  # the whole transaction rolled back
+    assert [row.kind for row in service.reads.log(ana.invite)] == ["create"]
 
 
 def test_a_table_read_is_never_changed_a_command_changes_its_own_copy(
@@ -231,7 +235,7 @@ def test_a_table_read_is_never_changed_a_command_changes_its_own_copy(
         read.version += 1  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         read.seats[0].name = "Eva"  # type: ignore[misc]
-    service.join(ana.invite, "Beto")
+    service.lobby.join(ana.invite, "Beto")
     with service.db.snapshot() as conn:
         after = service.store.snap(conn, ana.invite)
     assert (read.version, len(read.seats)) == (1, 1)

@@ -138,14 +138,14 @@ def test_expiry_ends_idle_tables_only_once_and_keeps_active_ones(
     clock.advance(days=1, minutes=1)
     actor, _ = _on_turn([active, active_other])
     actor.act(actor.table()["view"]["legal_actions"][0])
-    assert service.expire() == 2  # the idle game and the idle lobby
+    assert service.jobs.expire() == 2  # the idle game and the idle lobby
     table = idle.table()
     assert table["status"] == "expired"
     assert table["view"]["result"] == {"winners": [], "reason": "expired"}
     assert "sin ganador" in table["result"]
     assert lobby.table()["status"] == "expired"
     assert active.table()["status"] == "playing"
-    assert service.expire() == 0  # running it again changes nothing
+    assert service.jobs.expire() == 0  # running it again changes nothing
     idle.command("/rematch", expect=409)
     idle.act({"type": "play", "card": "1D"}, expect=409)
 
@@ -157,14 +157,14 @@ def test_two_expiry_runs_at_once_end_each_table_once(
     invites = [_two_people(app_client)[0].invite for _ in range(4)]
     clock.advance(days=8)
     counts: list[int] = []
-    runs = [threading.Thread(target=lambda: counts.append(service.expire())) for _ in range(2)]
+    runs = [threading.Thread(target=lambda: counts.append(service.jobs.expire())) for _ in range(2)]
     for t in runs:
         t.start()
     for t in runs:
         t.join()
     assert sum(counts) == 4
     for invite in invites:
-        entries = [e.kind for e in service.log(invite)]
+        entries = [e.kind for e in service.reads.log(invite)]
         assert entries.count("expire") == 1
         state = server_state(app_client, invite)
         assert state is not None and state.result is not None

@@ -132,33 +132,33 @@ def _refused(call: object, error: type[Exception], code: str) -> None:
 
 def test_service_refuses_invisible_and_robot_names(app_client: TestClient) -> None:
     service = _service(app_client)
-    invite = service.create_table("Ana", 21).invite
-    version = service.version(invite)
+    invite = service.lobby.create_table("Ana", 21).invite
+    version = service.reads.version(invite)
     for name in INVISIBLE:
-        _refused(lambda n=name: service.create_table(n, 21), Invalid, "invisible_name")
-        _refused(lambda n=name: service.join(invite, n), Invalid, "invisible_name")
+        _refused(lambda n=name: service.lobby.create_table(n, 21), Invalid, "invisible_name")
+        _refused(lambda n=name: service.lobby.join(invite, n), Invalid, "invisible_name")
     for name in ROBOTISH:
-        _refused(lambda n=name: service.create_table(n, 21), Invalid, "robot_name")
-        _refused(lambda n=name: service.join(invite, n), Invalid, "robot_name")
-    assert service.version(invite) == version
-    assert [s.name for s in service.page(invite, None).seats] == ["Ana"]
+        _refused(lambda n=name: service.lobby.create_table(n, 21), Invalid, "robot_name")
+        _refused(lambda n=name: service.lobby.join(invite, n), Invalid, "robot_name")
+    assert service.reads.version(invite) == version
+    assert [s.name for s in service.pages.page(invite, None).seats] == ["Ana"]
 
 
 def test_service_refuses_a_name_like_one_at_the_table(app_client: TestClient) -> None:
     service = _service(app_client)
-    invite = service.create_table("Ana", 21).invite
-    version = service.version(invite)
+    invite = service.lobby.create_table("Ana", 21).invite
+    version = service.reads.version(invite)
     for name in LOOKALIKES_OF_ANA:
-        _refused(lambda n=name: service.join(invite, n), Conflict, "name_taken")
-    assert service.version(invite) == version
-    service.join(invite, "Beto")
-    _refused(lambda: service.join(invite, "B\u0435to"), Conflict, "name_taken")  # Cyrillic е
-    _refused(lambda: service.join(invite, "BETO"), Conflict, "name_taken")
-    service.join(invite, "Anabel")  # near, but it reads differently
-    assert [s.name for s in service.page(invite, None).seats] == ["Ana", "Beto", "Anabel"]
+        _refused(lambda n=name: service.lobby.join(invite, n), Conflict, "name_taken")
+    assert service.reads.version(invite) == version
+    service.lobby.join(invite, "Beto")
+    _refused(lambda: service.lobby.join(invite, "B\u0435to"), Conflict, "name_taken")  # Cyrillic е
+    _refused(lambda: service.lobby.join(invite, "BETO"), Conflict, "name_taken")
+    service.lobby.join(invite, "Anabel")  # near, but it reads differently
+    assert [s.name for s in service.pages.page(invite, None).seats] == ["Ana", "Beto", "Anabel"]
     # a name taken at one table is free at another
-    other = service.create_table("Beto", 21).invite
-    service.join(other, "Ana")
+    other = service.lobby.create_table("Beto", 21).invite
+    service.lobby.join(other, "Ana")
 
 
 def test_no_robot_sits_beside_a_person_named_like_it(
@@ -191,20 +191,22 @@ def test_no_robot_sits_beside_a_person_named_like_it(
 
 def test_service_strips_bidi_controls_from_chat(app_client: TestClient) -> None:
     service = _service(app_client)
-    joined = service.create_table("Ana", 21)
-    service.chat(joined.invite, joined.token, "perdí \u202e21:00 a las\u202c, ¿no?")
-    service.chat(joined.invite, joined.token, f"x{BIDI_CONTROLS}y \u2067שלום\u2069")
-    texts = [line.text for line in service.chat_lines(joined.invite)]
+    joined = service.lobby.create_table("Ana", 21)
+    service.chat.chat(joined.invite, joined.token, "perdí \u202e21:00 a las\u202c, ¿no?")
+    service.chat.chat(joined.invite, joined.token, f"x{BIDI_CONTROLS}y \u2067שלום\u2069")
+    texts = [line.text for line in service.chat.chat_lines(joined.invite)]
     assert texts == ["perdí 21:00 a las, ¿no?", "xy שלום"]
     _refused(
-        lambda: service.chat(joined.invite, joined.token, BIDI_CONTROLS), Invalid, "invisible_chat"
+        lambda: service.chat.chat(joined.invite, joined.token, BIDI_CONTROLS),
+        Invalid,
+        "invisible_chat",
     )
 
 
 def test_chat_lines_kept_before_the_cleaning_are_shown_clean(app_client: TestClient) -> None:
     service = _service(app_client)
-    joined = service.create_table("Ana", 21)
-    table_id = service.table_id(joined.invite)
+    joined = service.lobby.create_table("Ana", 21)
+    table_id = service.reads.table_id(joined.invite)
     with service.db.write() as conn:
         conn.execute(
             insert(ChatRow),
@@ -216,7 +218,7 @@ def test_chat_lines_kept_before_the_cleaning_are_shown_clean(app_client: TestCli
                 "created_at": service.clock.now(),
             },
         )
-    assert [line.text for line in service.chat_lines(joined.invite)] == ["hola odnum"]
+    assert [line.text for line in service.chat.chat_lines(joined.invite)] == ["hola odnum"]
     r = app_client.get(f"/api/tables/{joined.invite}/chat")
     assert [line["text"] for line in r.json()] == ["hola odnum"]
 
@@ -361,26 +363,28 @@ def test_invisible_characters_are_stripped_and_writing_kept() -> None:
 
 def test_service_chat_drops_what_draws_nothing(app_client: TestClient, clock: ManualClock) -> None:
     service = _service(app_client)
-    joined = service.create_table("Ana", 21)
+    joined = service.lobby.create_table("Ana", 21)
     for written, _kept in CLEANED:
-        service.chat(joined.invite, joined.token, written)
+        service.chat.chat(joined.invite, joined.token, written)
         clock.advance(seconds=5)  # at a human pace
     expected = [written if kept is None else kept for written, kept in CLEANED]
-    assert [line.text for line in service.chat_lines(joined.invite)] == expected
+    assert [line.text for line in service.chat.chat_lines(joined.invite)] == expected
 
 
 def test_service_refuses_a_line_that_shows_nothing(app_client: TestClient) -> None:
     service = _service(app_client)
-    joined = service.create_table("Ana", 21)
+    joined = service.lobby.create_table("Ana", 21)
     for line in INVISIBLE_LINES:
         _refused(
-            lambda t=line: service.chat(joined.invite, joined.token, t), Invalid, "invisible_chat"
+            lambda t=line: service.chat.chat(joined.invite, joined.token, t),
+            Invalid,
+            "invisible_chat",
         )
     for blank in ("", "   ", "\n\t"):
         _refused(
-            lambda t=blank: service.chat(joined.invite, joined.token, t), Invalid, "empty_chat"
+            lambda t=blank: service.chat.chat(joined.invite, joined.token, t), Invalid, "empty_chat"
         )
-    assert service.chat_lines(joined.invite) == []
+    assert service.chat.chat_lines(joined.invite) == []
 
 
 def test_api_and_page_refuse_an_invisible_line_with_a_clear_message(site: TestClient) -> None:
@@ -400,19 +404,19 @@ def test_api_and_page_refuse_an_invisible_line_with_a_clear_message(site: TestCl
 
 def test_chat_lines_kept_before_lose_their_invisible_characters(app_client: TestClient) -> None:
     service = _service(app_client)
-    joined = service.create_table("Ana", 21)
+    joined = service.lobby.create_table("Ana", 21)
     with service.db.write() as conn:
         conn.execute(
             insert(ChatRow),
             {
-                "table_id": service.table_id(joined.invite),
+                "table_id": service.reads.table_id(joined.invite),
                 "position": 0,
                 "name": "Ana",
                 "text": "ho\u200bla\ufeff \u3164",
                 "created_at": service.clock.now(),
             },
         )
-    assert [line.text for line in service.chat_lines(joined.invite)] == ["hola "]
+    assert [line.text for line in service.chat.chat_lines(joined.invite)] == ["hola "]
 
 
 # ---------------------------------------------------------------------------
@@ -454,15 +458,15 @@ def test_lookalikes_are_refused_at_one_table(app_client: TestClient) -> None:
     tables: dict[str, str] = {}
     for seated, newcomer in LOOKALIKES:
         if seated not in tables:
-            tables[seated] = service.create_table(seated, 21).invite
+            tables[seated] = service.lobby.create_table(seated, 21).invite
         invite = tables[seated]
-        version = service.version(invite)
-        _refused(lambda i=invite, n=newcomer: service.join(i, n), Conflict, "name_taken")
-        assert service.version(invite) == version
+        version = service.reads.version(invite)
+        _refused(lambda i=invite, n=newcomer: service.lobby.join(i, n), Conflict, "name_taken")
+        assert service.reads.version(invite) == version
     invite = tables["Ana"]
-    assert [s.name for s in service.page(invite, None).seats] == ["Ana"]
-    service.join(invite, "\u0410\u043d\u0430")  # Ана reads apart (see above)
-    _refused(lambda: service.join(invite, "\u0410\u043d\u0430"), Conflict, "name_taken")
+    assert [s.name for s in service.pages.page(invite, None).seats] == ["Ana"]
+    service.lobby.join(invite, "\u0410\u043d\u0430")  # Ана reads apart (see above)
+    _refused(lambda: service.lobby.join(invite, "\u0410\u043d\u0430"), Conflict, "name_taken")
 
 
 #: Real names, with up to three marks on a letter: they pass.
@@ -497,23 +501,28 @@ def test_marks_are_counted_per_letter() -> None:
 
 def test_a_stack_of_marks_is_refused_in_names_and_chat(app_client: TestClient) -> None:
     service = _service(app_client)
-    joined = service.create_table("Ana", 21)
-    version = service.version(joined.invite)
+    joined = service.lobby.create_table("Ana", 21)
+    version = service.reads.version(joined.invite)
     for name in ZALGO:
-        _refused(lambda n=name: service.create_table(n, 21), Invalid, "too_many_marks")
-        _refused(lambda n=name: service.join(joined.invite, n), Invalid, "too_many_marks")
+        _refused(lambda n=name: service.lobby.create_table(n, 21), Invalid, "too_many_marks")
+        _refused(lambda n=name: service.lobby.join(joined.invite, n), Invalid, "too_many_marks")
         _refused(
-            lambda n=name: service.chat(joined.invite, joined.token, n), Invalid, "too_many_marks"
+            lambda n=name: service.chat.chat(joined.invite, joined.token, n),
+            Invalid,
+            "too_many_marks",
         )
-    assert service.version(joined.invite) == version and service.chat_lines(joined.invite) == []
+    assert (
+        service.reads.version(joined.invite) == version
+        and service.chat.chat_lines(joined.invite) == []
+    )
     for name in MARKED_NAMES[:8]:  # a table seats four
-        service.create_table(name, 21)
-    other = service.create_table("Ana", 21).invite
+        service.lobby.create_table(name, 21)
+    other = service.lobby.create_table("Ana", 21).invite
     for name in MARKED_NAMES[7:10]:
-        service.join(other, name)
-    service.chat(joined.invite, joined.token, " ".join(MARKED_NAMES))
+        service.lobby.join(other, name)
+    service.chat.chat(joined.invite, joined.token, " ".join(MARKED_NAMES))
     # a name is kept composed (NFC), however it was typed
-    seats = [s.name for s in service.page(other, None).seats]
+    seats = [s.name for s in service.pages.page(other, None).seats]
     assert seats[1:] == [unicodedata.normalize("NFC", n) for n in MARKED_NAMES[7:10]]
 
 

@@ -31,7 +31,7 @@ def test_two_next_rounds_on_one_version_through_the_api(app_client: TestClient) 
     table = luis.post("/next-round", {"version": version})  # no 409 «stale»
     assert table["view"]["phase"] == "playing"
     assert table["version"] == version + 1  # nothing more was dealt
-    kinds = [row.kind for row in service_of(app_client).log(ana.invite)]
+    kinds = [row.kind for row in service_of(app_client).reads.log(ana.invite)]
     assert kinds.count("next_round") == 1
     # once more, after a play of the new round: still done, still no error
     turn = ana if ana.table()["view"]["turn"] == ana.game_seat() else luis
@@ -57,7 +57,9 @@ def test_the_second_press_on_the_page_shows_the_fresh_board_without_a_red_line(
     assert 'role="alert"' not in r.text or stale_words not in r.text
     assert version_of(r.text) == version + 1  # the new round's board
     assert "Ronda 2" in text_of(r.text)
-    assert [row.kind for row in service_of(app_client).log(ana.invite)].count("next_round") == 1
+    assert [row.kind for row in service_of(app_client).reads.log(ana.invite)].count(
+        "next_round"
+    ) == 1
 
 
 def test_someone_without_a_seat_is_still_refused(app_client: TestClient) -> None:
@@ -92,4 +94,6 @@ def test_a_version_the_table_never_reached_is_stale_not_a_fault(app_client: Test
     for forged in (version + 5, 2**63):
         assert ana.post("/next-round", {"version": forged}, expect=409)["error"] == "stale"
     assert ana.table()["version"] == version
-    assert [row.kind for row in service_of(app_client).log(ana.invite)].count("next_round") == 0
+    assert [row.kind for row in service_of(app_client).reads.log(ana.invite)].count(
+        "next_round"
+    ) == 0

@@ -19,6 +19,8 @@ from escoba.engine.round_steps import round_story
 from escoba.engine.state import RoundAction
 from escoba.names import Design, card_name
 from escoba.web.rendering.board import describe_action as describe
+from escoba.web.table.page_building import PageBuilding
+from escoba.web.table.story import StoryReads
 
 from ..helpers import (
     Player,
@@ -262,8 +264,10 @@ def test_the_series_replays_earlier_games_from_the_log(app_client: TestClient) -
     assert first is not None and first.result is not None
     ana.command("/rematch")
     service = service_of(app_client)
-    service.__dict__.pop("_series_lru", None)  # this process forgets the earlier games
-    page = service.page(ana.invite, None)
+    # as a process that never saw the earlier games
+    story = StoryReads(service.db, service.store, service.history)
+    fresh = PageBuilding(service.db, service.store, service.clock, service.settings, story)
+    page = fresh.page(ana.invite, None)
     # Ana sits at lobby position 0 and engine seat 0; Tito at 1 and 1
     won = first.result.winners[0]
     assert page.series is not None

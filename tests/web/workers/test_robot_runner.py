@@ -130,7 +130,7 @@ def test_a_robot_plays_when_its_turn_is_delay_old_not_sooner(db_url: str) -> Non
     with served(db_url, delay) as (base, app), httpx.Client(base_url=base, timeout=10) as client:
         invite, auth = robot_table(client, ["tito", "tito"])
         play_fast(client, invite, auth, moves=14, patience=delay + 10)
-        entries = app.state.ctx.service.log(invite)
+        entries = app.state.ctx.service.reads.log(invite)
     game = [e for e in entries if e.kind in ("action", "next_round", "deal", "start")]
     robot_moves = 0
     for before, entry in itertools.pairwise(game):

@@ -43,7 +43,7 @@ async def games(invite: Invite, service: ServiceDep, token: TokenDep) -> Respons
     """Every game played at the table, first to last (the game in play
     included): its number, its players, its result, its rounds' points."""
     require_seat_if_named(service, invite, token)
-    return answer(GamesOut.of(service.table_games(invite)))
+    return answer(GamesOut.of(service.history.table_games(invite)))
 
 
 @router.get(
@@ -58,7 +58,7 @@ async def game_record(
     game's for as long as the table exists; the game in play's is 409
     `not_finished` until it ends."""
     require_seat_if_named(service, invite, token)
-    record, _ = service.record_file(invite, game)
+    record, _ = service.story.record_file(invite, game)
     return record
 
 
@@ -80,4 +80,4 @@ async def game_round_analysis(
     `round_in_play` for the round being played; 404 `no_round` for a round
     the game does not have."""
     require_seat_if_named(service, invite, token)
-    return analysis_answer(service.round_analysis(invite, number, game))
+    return analysis_answer(service.analyses.round_analysis(invite, number, game))

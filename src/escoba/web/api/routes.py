@@ -119,7 +119,7 @@ def _table_response(
     """The table as the seat of `token` sees it now: every command's answer
     (after it committed: its version, or a later one if the table moved on
     meanwhile, robots' answers included), which spares the client a read."""
-    page = service.page(invite, token, with_chat=False)
+    page = service.pages.page(invite, token, with_chat=False)
     return answer(TableOut.of(page, service.settings), status_code)
 
 
@@ -127,7 +127,7 @@ def _seat_response(request: Request, service: TableService, joined: Joined) -> R
     ctx: AppContext = request.app.state.ctx
     base = public_base_url(request, ctx.settings)
     invite, token = joined.invite, joined.token
-    page = service.page(invite, token, with_chat=False)
+    page = service.pages.page(invite, token, with_chat=False)
     code = ctx.transfers.seat_code(invite, token)
     seat = SeatOut(
         invite=invite,
@@ -152,7 +152,7 @@ COMMAND = refusals(*ANY, *BODY, 409)
 )
 async def create_table(body: CreateIn, service: ServiceDep, request: Request) -> Response:
     """Open a table; you take the first seat and deal the first round."""
-    return _seat_response(request, service, service.create_table(body.name, body.rule_set()))
+    return _seat_response(request, service, service.lobby.create_table(body.name, body.rule_set()))
 
 
 @router.post(
@@ -165,13 +165,13 @@ async def join_table(
     invite: Invite, body: JoinIn, service: ServiceDep, request: Request
 ) -> Response:
     """Take a free seat before the game starts."""
-    return _seat_response(request, service, service.join(invite, body.name))
+    return _seat_response(request, service, service.lobby.join(invite, body.name))
 
 
 @router.get("/tables/{invite}", response_model=TableOut, responses=refusals(*ANY, 403))
 async def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> Response:
     """The table as your seat sees it (a spectator's view without a token)."""
-    page = service.page(invite, token, with_chat=False)
+    page = service.pages.page(invite, token, with_chat=False)
     if token is not None and page.you is None:
         raise Forbidden("not_seated")
     return answer(TableOut.of(page, service.settings))
@@ -181,7 +181,7 @@ async def get_table(invite: Invite, service: ServiceDep, token: TokenDep) -> Res
 async def add_robot(
     invite: Invite, body: RobotIn, service: ServiceDep, token: TokenDep
 ) -> Response:
-    service.add_robot(invite, token, body.version, body.robot)
+    service.lobby.add_robot(invite, token, body.version, body.robot)
     return _table_response(service, invite, token)
 
 
@@ -189,7 +189,7 @@ async def add_robot(
 async def remove_robot(
     invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep
 ) -> Response:
-    service.remove_robot(invite, token, body.version, body.position)
+    service.lobby.remove_robot(invite, token, body.version, body.position)
     return _table_response(service, invite, token)
 
 
@@ -198,13 +198,13 @@ async def choose_partner(
     invite: Invite, body: PositionIn, service: ServiceDep, token: TokenDep
 ) -> Response:
     """LAS PAREJAS: with four, the creator's partner sits opposite."""
-    service.choose_partner(invite, token, body.version, body.position)
+    service.lobby.choose_partner(invite, token, body.version, body.position)
     return _table_response(service, invite, token)
 
 
 @router.post("/tables/{invite}/start", response_model=TableOut, responses=COMMAND)
 async def start(invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep) -> Response:
-    service.start(invite, token, body.version)
+    service.lobby.start(invite, token, body.version)
     return _table_response(service, invite, token)
 
 
@@ -214,7 +214,7 @@ async def act(invite: Invite, body: ActIn, service: ServiceDep, token: TokenDep)
     the table) or take the 15 that was left (`claim`, with `cards`: every card
     you take, the left card included). Any of the view's `legal_actions` is
     an `action` as it is."""
-    service.act(invite, token, body.version, _action(service, invite, body.action))
+    service.playing.act(invite, token, body.version, _action(service, invite, body.action))
     return _table_response(service, invite, token)
 
 
@@ -225,7 +225,7 @@ def _action(service: TableService, invite: str, action: PlayIn | ClaimIn) -> Act
     if isinstance(action, PlayIn):
         return make_play(parse_card(action.card), parse_cards(action.capture))
     try:
-        return claim_of(service.left_card(invite), parse_cards(action.cards))
+        return claim_of(service.reads.left_card(invite), parse_cards(action.cards))
     except IllegalAction as err:
         raise Conflict(err.code, **err.params) from err
 
@@ -235,7 +235,7 @@ async def next_round(
     invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
 ) -> Response:
     """SIGUIENTE RONDA."""
-    service.next_round(invite, token, body.version)
+    service.playing.next_round(invite, token, body.version)
     return _table_response(service, invite, token)
 
 
@@ -244,7 +244,7 @@ async def abandon(
     invite: Invite, body: VersionIn, service: ServiceDep, token: TokenDep
 ) -> Response:
     """ABANDONAR: your side loses and the game ends."""
-    service.abandon(invite, token, body.version)
+    service.ending.abandon(invite, token, body.version)
     return _table_response(service, invite, token)
 
 
@@ -254,7 +254,7 @@ async def absence(
 ) -> Response:
     """TERMINAR POR AUSENCIA, once the player on turn has been idle longer
     than ESCOBA_ABSENCE_HOURS (48 by default)."""
-    service.end_for_absence(invite, token, body.version)
+    service.ending.end_for_absence(invite, token, body.version)
     return _table_response(service, invite, token)
 
 
@@ -267,7 +267,7 @@ async def rematch(
     table when every person has asked (robots need no asking, so a person
     alone with robots starts it at once). With four, the creator's request
     carries `pairs`: MANTENER (`keep`) or CAMBIAR (`change`)."""
-    service.accept_rematch(invite, token, body.version, body.pairs)
+    service.rematches.accept_rematch(invite, token, body.version, body.pairs)
     return _table_response(service, invite, token)
 
 
@@ -317,7 +317,7 @@ async def read_chat(
     ] = 0,
 ) -> list[ChatOut]:
     require_seat_if_named(service, invite, token)
-    return [_chat_out(line) for line in service.chat_lines(invite, after)]
+    return [_chat_out(line) for line in service.chat.chat_lines(invite, after)]
 
 
 @router.post(
@@ -331,7 +331,7 @@ async def write_chat(
 ) -> Response:
     """Seated players write; spectators read only. A chat line changes no
     version: a move made on the version before it is still current."""
-    service.chat(invite, token, body.text)
+    service.chat.chat(invite, token, body.text)
     return _table_response(service, invite, token, status.HTTP_201_CREATED)
 
 
@@ -366,7 +366,7 @@ def _notices_answer(kinds: frozenset[NoticeKind]) -> Response:
 async def record(invite: Invite, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     """The game record (`escoba-record/1`) once the game is over."""
     require_seat_if_named(service, invite, token)
-    return service.record(invite)
+    return service.reads.record(invite)
 
 
 @router.get(
@@ -388,7 +388,7 @@ async def round_analysis(
     play is refused (409 `round_in_play`), a round the game does not have
     is 404 `no_round`."""
     require_seat_if_named(service, invite, token)
-    return analysis_answer(service.round_analysis(invite, number))
+    return analysis_answer(service.analyses.round_analysis(invite, number))
 
 
 def analysis_answer(read: AnalysisRead) -> Response:
@@ -400,7 +400,7 @@ def analysis_answer(read: AnalysisRead) -> Response:
 def require_seat_if_named(service: TableService, invite: str, token: str | None) -> None:
     """Anyone may read without a token; a token that holds no seat here is
     refused as a command refuses it, not quietly read as a spectator's."""
-    if token is not None and service.seat_for(invite, token) is None:
+    if token is not None and service.reads.seat_for(invite, token) is None:
         raise Forbidden("not_seated")
 
 

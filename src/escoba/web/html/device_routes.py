@@ -200,7 +200,7 @@ async def retired_continue_link(
     logs. The token is never looked at. The page says how a seat moves now,
     with the code's form right there, and offers to watch the table."""
     try:
-        ctx.service.table_id(invite)
+        ctx.service.reads.table_id(invite)
         table_url: str | None = f"/t/{invite}"
     except NotFound:
         table_url = None

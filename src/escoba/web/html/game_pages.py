@@ -125,7 +125,7 @@ async def table_games(here: VisitDep) -> HTMLResponse:
     """The table's games, the last first: the series, each game's result,
     points and date, and the links to its pages."""
     try:
-        games = here.service.table_games(here.invite)
+        games = here.service.history.table_games(here.invite)
     except ServiceError as exc:
         return refusal(here.request, exc)
     body = render_page(

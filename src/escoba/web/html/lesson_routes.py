@@ -190,10 +190,10 @@ async def lesson_game(
     for the person's seat, the game started."""
     service = ctx.service
     try:
-        joined = service.create_table(name, RuleSet(target=FIRST_GAME_TARGET))
-        added = service.add_robot(joined.invite, joined.token, 1, TITO_KEY)
-        service.choose_coach(joined.invite, joined.token, True)
-        service.start(joined.invite, joined.token, added.version)
+        joined = service.lobby.create_table(name, RuleSet(target=FIRST_GAME_TARGET))
+        added = service.lobby.add_robot(joined.invite, joined.token, 1, TITO_KEY)
+        service.coaching.choose_coach(joined.invite, joined.token, True)
+        service.lobby.start(joined.invite, joined.token, added.version)
     except ServiceError as exc:
         lang, limits = lang_of(request), limits_of(request)
         number = len(STAGES)

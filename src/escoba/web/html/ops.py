@@ -99,7 +99,7 @@ async def events(
     page asks for its board in each event instead (`board=1`: `event:
     board`, rendered for this request's cookies, as its fetch would be)."""
     service, broker = ctx.service, ctx.broker
-    table_id, seat_id = service.watch_target(invite, held_seat(request, invite))
+    table_id, seat_id = service.reads.watch_target(invite, held_seat(request, invite))
     # no address (a Unix socket without forwarded headers): nothing to count by
     client = request.client.host if request.client else None
     if client is not None and not broker.admit(client):
@@ -121,7 +121,7 @@ async def events(
         broker,
         table_id,
         since=max(known) if known else None,
-        current=lambda: service.version(invite),
+        current=lambda: service.reads.version(invite),
         client=client,
         watching=None if seat_id is None else ctx.dispatcher.watching.watch(seat_id),
         side=side,

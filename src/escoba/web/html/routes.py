@@ -215,7 +215,7 @@ class Visit:
         """The table as this viewer may see it, the notices its seat hears of
         and this browser's other tables waiting for it (the way on)."""
         device = device_of(self.request)
-        page = self.service.page(self.invite, self.token)
+        page = self.service.pages.page(self.invite, self.token)
         kinds = self.ctx.notice_choices.of(self.invite, self.token) if page.you else None
         elsewhere = None if device is None else self.ctx.my_tables.elsewhere(device.id, self.invite)
         return page, kinds, elsewhere
@@ -372,7 +372,7 @@ async def create_table(
         "thirty_single": thirty_single,
     }
     try:
-        joined = ctx.service.create_table(name, house_rules(target, **chosen))
+        joined = ctx.service.lobby.create_table(name, house_rules(target, **chosen))
     except ServiceError as exc:
         lang, limits = lang_of(request), limits_of(request)
         body = render_page(
@@ -407,7 +407,7 @@ async def board(here: VisitDep) -> HTMLResponse:
 @router.post("/t/{invite}/join")
 async def join(here: VisitDep, name: Annotated[str, Form(max_length=200)] = "") -> Response:
     try:
-        joined = here.service.join(here.invite, name)
+        joined = here.service.lobby.join(here.invite, name)
     except ServiceError as exc:
         if isinstance(exc, NotFound):
             return refusal(here.request, exc)
@@ -425,7 +425,7 @@ async def add_robot(
     robot: Annotated[str, Form()],
 ) -> Response:
     return await here.answer(
-        lambda: here.service.add_robot(here.invite, here.token, version, robot)
+        lambda: here.service.lobby.add_robot(here.invite, here.token, version, robot)
     )
 
 
@@ -436,7 +436,7 @@ async def remove_robot(
     position: Annotated[int, Form()],
 ) -> Response:
     return await here.answer(
-        lambda: here.service.remove_robot(here.invite, here.token, version, position)
+        lambda: here.service.lobby.remove_robot(here.invite, here.token, version, position)
     )
 
 
@@ -447,13 +447,13 @@ async def choose_partner(
     position: Annotated[int, Form()],
 ) -> Response:
     return await here.answer(
-        lambda: here.service.choose_partner(here.invite, here.token, version, position)
+        lambda: here.service.lobby.choose_partner(here.invite, here.token, version, position)
     )
 
 
 @router.post("/t/{invite}/start")
 async def start(here: VisitDep, version: VersionForm) -> Response:
-    return await here.answer(lambda: here.service.start(here.invite, here.token, version))
+    return await here.answer(lambda: here.service.lobby.start(here.invite, here.token, version))
 
 
 def parse_play(card: str, capture: str, mode: str) -> Play:
@@ -485,7 +485,9 @@ async def play(
     mode: Annotated[str, Form()] = "capture",
 ) -> Response:
     return await here.answer(
-        lambda: here.service.act(here.invite, here.token, version, parse_play(card, capture, mode))
+        lambda: here.service.playing.act(
+            here.invite, here.token, version, parse_play(card, capture, mode)
+        )
     )
 
 
@@ -496,24 +498,28 @@ async def claim(
     group: Annotated[str, Form()] = "",
 ) -> Response:
     return await here.answer(
-        lambda: here.service.act(here.invite, here.token, version, parse_claim(group))
+        lambda: here.service.playing.act(here.invite, here.token, version, parse_claim(group))
     )
 
 
 @router.post("/t/{invite}/next-round")
 async def next_round(here: VisitDep, version: VersionForm) -> Response:
-    return await here.answer(lambda: here.service.next_round(here.invite, here.token, version))
+    return await here.answer(
+        lambda: here.service.playing.next_round(here.invite, here.token, version)
+    )
 
 
 @router.post("/t/{invite}/leave")
 async def leave(here: VisitDep, version: VersionForm) -> Response:
     """ABANDONAR and SALIR DEL JUEGO: both end the game as a loss."""
-    return await here.answer(lambda: here.service.abandon(here.invite, here.token, version))
+    return await here.answer(lambda: here.service.ending.abandon(here.invite, here.token, version))
 
 
 @router.post("/t/{invite}/absence")
 async def absence(here: VisitDep, version: VersionForm) -> Response:
-    return await here.answer(lambda: here.service.end_for_absence(here.invite, here.token, version))
+    return await here.answer(
+        lambda: here.service.ending.end_for_absence(here.invite, here.token, version)
+    )
 
 
 @router.post("/t/{invite}/rematch")
@@ -523,7 +529,7 @@ async def rematch(
     pairs: Annotated[str | None, Form()] = None,
 ) -> Response:
     return await here.answer(
-        lambda: here.service.accept_rematch(here.invite, here.token, version, pairs)
+        lambda: here.service.rematches.accept_rematch(here.invite, here.token, version, pairs)
     )
 
 
@@ -533,7 +539,7 @@ async def chat(
     # any length: the service refuses one over `chat_max_length` in words
     text: Annotated[str, Form()] = "",
 ) -> Response:
-    return await here.answer(lambda: here.service.chat(here.invite, here.token, text), "chat")
+    return await here.answer(lambda: here.service.chat.chat(here.invite, here.token, text), "chat")
 
 
 @router.post("/t/{invite}/notices")
@@ -584,7 +590,9 @@ async def choose_coach(here: VisitDep, coach: Annotated[str, Form()] = "") -> Re
     chosen = CONFIRM_CHOICES.get(coach)
     if chosen is None:  # only a forged post: refused (422), nothing kept
         return here.show(error=say("bad_form", here.lang), status_code=422, fragment=here.htmx)
-    response = await here.answer(lambda: here.service.choose_coach(here.invite, here.token, chosen))
+    response = await here.answer(
+        lambda: here.service.coaching.choose_coach(here.invite, here.token, chosen)
+    )
     if response.status_code < 400:  # kept with the device's other choices, for its next seats
         keep_choice(response, COACH_COOKIE, coach, here.ctx.settings)
     return response
@@ -594,4 +602,4 @@ def coach_as_before(request: Request, service: TableService, invite: str, token:
     """A seat this browser just took starts with the coach as the device
     last chose it (off unless it chose on)."""
     if request.cookies.get(COACH_COOKIE) == "on":
-        service.choose_coach(invite, token, True)
+        service.coaching.choose_coach(invite, token, True)

@@ -79,7 +79,7 @@ def _not_found(here: Visit, code: str) -> HTMLResponse:
 async def last_round_replay(here: VisitDep) -> Response:
     """The replay of the game's last finished round."""
     try:
-        number = here.service.last_finished_round(here.invite)
+        number = here.service.story.last_finished_round(here.invite)
     except ServiceError as exc:
         return _refused(here, exc)
     return RedirectResponse(f"/t/{here.invite}/ronda/{number}", status_code=303)
@@ -105,7 +105,7 @@ def replay_response(here: Visit, game: int | None, number: str, paso: str | None
         return _not_found(here, "no_round")
     base = game_base(here.invite, game)
     try:
-        replay = here.service.round_replay(here.invite, round_number, game)
+        replay = here.service.story.round_replay(here.invite, round_number, game)
         if step is None:
             raise NotFound("no_step")
         model = replay_page(replay, step, here.design, here.lang, base)
@@ -137,7 +137,7 @@ async def record_file(here: VisitDep) -> Response:
 def record_file_response(here: Visit, game: int | None) -> Response:
     """The record of game `game` (None: the game in play) as a file."""
     try:
-        record, game_number = here.service.record_file(here.invite, game)
+        record, game_number = here.service.story.record_file(here.invite, game)
     except ServiceError as exc:
         if isinstance(exc, NotFound):
             return refusal(here.request, exc)
@@ -164,7 +164,7 @@ def record_page_response(here: Visit, game: int | None) -> HTMLResponse:
     """Game `game` (None: the game in play) told whole."""
     base = game_base(here.invite, game)
     try:
-        story = here.service.game_story(here.invite, game)
+        story = here.service.story.game_story(here.invite, game)
     except ServiceError as exc:
         return _refused(here, exc)
     body = render_page(
@@ -199,7 +199,7 @@ def _analysis_block(
 ) -> RoundAnalysisBlock | None:
     """The replay's analysis block; None where there is none to tell."""
     try:
-        read = here.service.round_analysis(here.invite, round_number, game, here.token)
+        read = here.service.analyses.round_analysis(here.invite, round_number, game, here.token)
     except ServiceError:
         return None
     return round_block(read, step, here.design, here.lang, base)
@@ -223,14 +223,14 @@ def round_analysis_response(
     if round_number is None or step is None:
         return _not_found(here, "no_round")
     try:
-        read = here.service.round_analysis(here.invite, round_number, game, here.token)
+        read = here.service.analyses.round_analysis(here.invite, round_number, game, here.token)
     except ServiceError as exc:
         return _refused(here, exc)
     base = game_base(here.invite, game)
     block = round_block(read, step, here.design, here.lang, base)
     if block.verdict is not None:  # the position again, with the robot's play marked
         try:
-            replay = here.service.round_replay(here.invite, round_number, game)
+            replay = here.service.story.round_replay(here.invite, round_number, game)
             model = replay_page(replay, step, here.design, here.lang, base)
         except ServiceError:
             model = None
@@ -257,7 +257,7 @@ async def game_analysis_block(here: VisitDep) -> HTMLResponse:
 def game_analysis_response(here: Visit, game: int | None) -> HTMLResponse:
     """The analysis block of game `game` (None: the game in play)."""
     try:
-        reads = here.service.game_analyses(here.invite, game)
+        reads = here.service.analyses.game_analyses(here.invite, game)
     except ServiceError as exc:
         return _refused(here, exc)
     body = render_page(

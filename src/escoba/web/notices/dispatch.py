@@ -117,7 +117,7 @@ def round_began(before: GameState | None, state: GameState) -> bool:
 
 
 def turn_began(before: GameState | None, state: GameState) -> bool:
-    """Someone's turn began with the command (as `CommandPath._save` says
+    """Someone's turn began with the command (as `CommandPath.save` says
     when it moves `turn_since`)."""
     return round_began(before, state) or (
         before is not None and before.round.turn != state.round.turn
@@ -142,7 +142,7 @@ class Dispatcher(AfterOnly):
         settings = service.settings
         self.watching = watching or Watching(service.db, service.clock, settings.watching_seconds)
         self.sweeper = sweeper or NoticeSweep(
-            service.db, service.store, service.clock, settings, service.write
+            service.db, service.store, service.clock, settings, service.path.write
         )
         self.sweep_seconds = settings.notice_sweep_seconds
         # None wakes the thread up (to stop)

@@ -3,7 +3,7 @@ every seat weighed by `escoba.analysis`, computed by the server in the
 background, stored, and read by the replay, the end of a game and the API.
 
 **Queued with the round.** The command that finishes a round queues its
-analysis in its own transaction (`CommandPath._save` adds a row to
+analysis in its own transaction (`CommandPath.save` adds a row to
 `round_analyses`: status `queued`), so a finished round is never left
 without one, whatever process or crash follows.
 
@@ -63,7 +63,7 @@ from escoba.web.base.db import Database
 from escoba.web.base.errors import Conflict, NotFound
 from escoba.web.base.models import RoundAnalysisRow
 from escoba.web.base.settings import Settings
-from escoba.web.table.command_path import Change
+from escoba.web.table.command_path import Change, SideWrite
 from escoba.web.table.history import GameHistory, PlayedGame, ReplayedGame
 from escoba.web.table.store import Credential, TableRecord, TableStore, find_seat, queued_analysis
 
@@ -298,10 +298,18 @@ class AnalysisQueue:
         return count
 
 
-class Analyses(GameHistory):
-    """The service's reads of the rounds' analyses (a read that finds a
-    finished round without its row queues it); the runners' face is
-    `AnalysisQueue`, which the service holds as `analysis_queue`."""
+class Analyses:
+    """The reads of the rounds' analyses, on the database, the clock and
+    the table's games by number (`history`); a read that finds a finished
+    round without its row queues it through the path's door for writes
+    beside the commands (`write`). The runners' face is `AnalysisQueue`,
+    which the service holds as `analysis_queue`."""
+
+    def __init__(self, db: Database, clock: Clock, write: SideWrite, history: GameHistory) -> None:
+        self.db = db
+        self.clock = clock
+        self.write = write
+        self.history = history
 
     # ------------------------------------------------------------------
     # Reads
@@ -316,7 +324,7 @@ class Analyses(GameHistory):
         reached). `viewer`: who reads it (a seat's token or held seat), to
         know their seat in that game."""
         with self.db.snapshot() as conn:
-            played = self._game_of(conn, invite, game)
+            played = self.history.game_of(conn, invite, game)
             table, state = played.table, played.state
             if state is None:
                 raise NotFound("no_round")
@@ -354,7 +362,7 @@ class Analyses(GameHistory):
     def game_analyses(self, invite: str, game: int | None = None) -> tuple[AnalysisRead, ...]:
         """Every finished round's analysis of game `game` (None: the game in
         play), in order."""
-        state = self.played_game(invite, game).state
+        state = self.history.played_game(invite, game).state
         if state is None:
             return ()
         return tuple(self.round_analysis(invite, r.number, game) for r in state.finished_rounds)

@@ -36,7 +36,13 @@ _CHAT_AFTER = (
 )
 
 
-class Chat(CommandPath):
+class Chat:
+    """The chat: a line written (a note on the one path, `path`: no new
+    version) and the last lines read."""
+
+    def __init__(self, path: CommandPath) -> None:
+        self.path = path
+
     def chat(self, invite: str, token: Credential, text: str) -> Outcome:
         if not text.strip():
             raise Invalid("empty_chat")
@@ -45,21 +51,21 @@ class Chat(CommandPath):
             raise Invalid("invisible_chat")
         if most_marks_on_a_letter(text) > MAX_MARKS_PER_LETTER:
             raise Invalid("too_many_marks", limit=MAX_MARKS_PER_LETTER)
-        if len(text) > self.settings.chat_max_length:
-            raise Invalid("chat_too_long", limit=self.settings.chat_max_length)
-        now = self.clock.now()
+        if len(text) > self.path.settings.chat_max_length:
+            raise Invalid("chat_too_long", limit=self.path.settings.chat_max_length)
+        now = self.path.clock.now()
 
         def command(tx: TableTx) -> None:
             table = tx.table
             seat = find_seat(table.seats, token)
             if seat is None:
                 raise Forbidden("spectator")
-            since = now - timedelta(seconds=self.settings.chat_window_seconds)
+            since = now - timedelta(seconds=self.path.settings.chat_window_seconds)
             recent = tx.conn.scalar(
                 _CHAT_RECENT,
                 {"table_id": table.id, "position": seat.position, "since": since},
             )
-            if (recent or 0) >= self.settings.chat_burst:
+            if (recent or 0) >= self.path.settings.chat_burst:
                 raise RateLimited("chat_rate")
             tx.chat_rows.append(
                 {
@@ -71,11 +77,11 @@ class Chat(CommandPath):
                 }
             )
 
-        return self._command(invite, token, None, command, NOTE)
+        return self.path.run(invite, token, None, command, NOTE)
 
     def chat_lines(self, invite: str, after: int = 0) -> list[ChatLine]:
-        with self.db.snapshot() as conn:
-            return read_chat(conn, self.store.snap(conn, invite).id, after)
+        with self.path.db.snapshot() as conn:
+            return read_chat(conn, self.path.store.snap(conn, invite).id, after)
 
 
 def read_chat(conn: Connection, table_id: int, after: int) -> list[ChatLine]:

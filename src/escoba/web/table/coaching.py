@@ -46,7 +46,12 @@ def coach_status(conn: Connection, table: TableRecord, you: SeatRecord) -> Coach
     return CoachStatus(chosen=you.id in on, people=len(people), chosen_by=len(on))
 
 
-class Coaching(CommandPath):
+class Coaching:
+    """A seat's choice of the coach: a note on the one path (`path`)."""
+
+    def __init__(self, path: CommandPath) -> None:
+        self.path = path
+
     def choose_coach(self, invite: str, token: Credential, on: bool) -> Outcome:
         """Turn the coach on or off for the seat that holds `token`."""
 
@@ -56,9 +61,9 @@ class Coaching(CommandPath):
                 raise Forbidden("not_seated")
             tx.conn.execute(delete(_C).where(_C.c.seat_id == seat.id))
             if on:
-                tx.conn.execute(insert(_C).values(seat_id=seat.id, since=self.clock.now()))
+                tx.conn.execute(insert(_C).values(seat_id=seat.id, since=self.path.clock.now()))
 
-        return self._command(invite, token, None, command, NOTE)
+        return self.path.run(invite, token, None, command, NOTE)
 
 
 #: the game's words in the coach's sentences, each linked to its paragraph

@@ -9,10 +9,12 @@ or stale command changes nothing and gets a clear message — unless what it
 asked for is what the table did since (two players pressed SIGUIENTE RONDA
 together): then it is no error, and its answer is the table as it is now.
 
-`CommandPath` holds what every command needs; each concern of the table
-service (lobby.py, play.py, ending.py, rematch.py, chat.py, jobs.py,
-page_building.py, reads.py) builds its commands on it, and service.py puts
-them together.
+`CommandPath` holds what every command needs, and its public face is all a
+concern of the table sees of it: `run` (the one door of a command), `write`
+(the named writes beside the commands) and, inside a command, `player`,
+`state`, `current_state`, `save`, `log_entry` and `shuffle`. Each concern
+(lobby.py, play.py, ending.py, rematch.py, chat.py, jobs.py, coaching.py)
+is a class given the path; service.py builds them.
 """
 
 from __future__ import annotations
@@ -185,7 +187,7 @@ NOTE: Final = Kind("note", new_version=False, counts_as_play=False)
 
 @dataclass(frozen=True, slots=True)
 class _Transaction:
-    """What `CommandPath._command` runs in its write transaction."""
+    """What `CommandPath.run` runs in its write transaction."""
 
     invite: str
     version: int | None
@@ -201,7 +203,7 @@ class _DiedBeforeWriting(Exception):
 
 class CommandPath:
     """The command path and what commands share: the store, the clock, the
-    settings, the watchers and the shuffles."""
+    settings, the hook (`after_commit`), the robots' brain and the shuffles."""
 
     def __init__(
         self,
@@ -232,23 +234,14 @@ class CommandPath:
         version: int | None,
         command: Callable[[TableTx], None],
         kind: Kind = MOVE,
-    ) -> Outcome:
-        """A command of a concern outside the table (the transfers' new
-        token: escoba.web.devices.transfers), on the same path as the
-        table's own (`_command`)."""
-        return self._command(invite, token, version, command, kind)
-
-    def _command(
-        self,
-        invite: str,
-        token: Credential,
-        version: int | None,
-        command: Callable[[TableTx], None],
-        kind: Kind = MOVE,
         done: AlreadyDone | None = None,
     ) -> Outcome:
-        """`_run_command`, counted in the metrics (web/base/metrics.py): by
-        kind (the service's method that made `command`) and outcome."""
+        """The one door of every command of a table (the table's concerns',
+        and the transfers' new token: escoba.web.devices.transfers): run
+        `command` on the locked table, its commit as its `kind` says; `done`:
+        whether what a stale command asks for has happened since its
+        version. Counted in the metrics (web/base/metrics.py): by kind (the
+        concern's method that made `command`) and outcome."""
         started = time.perf_counter()
         outcome = "error"
         try:
@@ -270,10 +263,8 @@ class CommandPath:
         kind: Kind = MOVE,
         done: AlreadyDone | None = None,
     ) -> Outcome:
-        """Run `command` on the locked table, its commit as its `kind` says;
-        `done`:
-        whether what a stale command asks for has happened since its version
-        (someone else did it): then it is no error, the table as it is now."""
+        """`run` itself. A stale command whose wish is `done` (someone else
+        did it) is no error: its answer is the table as it is now."""
         if not is_invite(invite):
             raise NotFound("no_table")
         if version is not None and self.store.is_stale(invite, version):
@@ -344,7 +335,7 @@ class CommandPath:
             tx = TableTx(conn, loaded)
             table = tx.table  # the command's working copy
             run.command(tx)
-            state = self._current_state(tx)
+            state = self.current_state(tx)
             robot_next = robot_on_turn(table, state)
             if run.kind.new_version:  # (a note changes no row of the table)
                 table.version += 1
@@ -371,9 +362,13 @@ class CommandPath:
         return change
 
     # ------------------------------------------------------------------
-    # Inside a command
+    # Inside a command: what the concerns' commands build on
 
-    def _log(self, tx: TableTx, position: int | None, kind: str, payload: dict[str, Any]) -> None:
+    def log_entry(
+        self, tx: TableTx, position: int | None, kind: str, payload: dict[str, Any]
+    ) -> None:
+        """An entry of the action log, written with the command (`position`:
+        the seat that acted; None: the server)."""
         table = tx.table
         tx.log_rows.append(
             {
@@ -387,22 +382,27 @@ class CommandPath:
             }
         )
 
-    def _state(self, tx: TableTx) -> GameState:
-        state = self._current_state(tx)
+    def state(self, tx: TableTx) -> GameState:
+        """In a command: the game as the command has left it so far; a
+        refusal (`not_started`) before the first game."""
+        state = self.current_state(tx)
         if state is None:
             raise Conflict("not_started")
         return state
 
-    def _current_state(self, tx: TableTx) -> GameState | None:
+    def current_state(self, tx: TableTx) -> GameState | None:
         """In a command: the state as the command has left it so far."""
         if tx.state is UNSET:
             tx.state = tx.state_before = self.store.committed(tx.conn, tx.committed)
         state: GameState | None = tx.state
         return state
 
-    def _save(self, tx: TableTx, state: GameState, turn_started: bool = False) -> None:
+    def save(self, tx: TableTx, state: GameState, turn_started: bool = False) -> None:
+        """The game the command made (`turn_started`: a new turn began even
+        if the seat on turn is the same); a round it finished is queued for
+        its analysis here, and the game's end finishes the table."""
         table = tx.table
-        before = self._current_state(tx)
+        before = self.current_state(tx)
         tx.state_json = live_state_to_dict(state)
         if before is None or before.finished_rounds != state.finished_rounds:
             tx.rounds_json = rounds_to_list(state.finished_rounds)
@@ -420,18 +420,19 @@ class CommandPath:
         if state.phase is Phase.GAME_OVER and table.status == TableStatus.PLAYING:
             table.status = TableStatus.FINISHED.value
 
-    def _shuffle(self) -> tuple[Card, ...]:
+    def shuffle(self) -> tuple[Card, ...]:
+        """A new deck, shuffled by the path's source."""
         return shuffled_deck(self.rng)
 
     # ------------------------------------------------------------------
     # Who is acting
 
     @overload
-    def _player(self, table: TableDraft, token: Credential) -> SeatDraft: ...
+    def player(self, table: TableDraft, token: Credential) -> SeatDraft: ...
     @overload
-    def _player(self, table: TableRecord, token: Credential) -> SeatRecord: ...
+    def player(self, table: TableRecord, token: Credential) -> SeatRecord: ...
 
-    def _player(self, table: AnyTable, token: Credential) -> SeatRecord | SeatDraft:
+    def player(self, table: AnyTable, token: Credential) -> SeatRecord | SeatDraft:
         """The seat of `token`, playing in the game: the one who acts (in a
         command, the draft's seat, which the command may change)."""
         seat: SeatRecord | SeatDraft | None

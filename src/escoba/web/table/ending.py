@@ -20,15 +20,20 @@ from escoba.web.table.store import (
 )
 
 
-class Ending(CommandPath):
+class Ending:
+    """ABANDONAR and TERMINAR POR AUSENCIA, commands of the one path (`path`)."""
+
+    def __init__(self, path: CommandPath) -> None:
+        self.path = path
+
     def abandon(self, invite: str, token: Credential, version: int) -> Outcome:
         """ABANDONAR or SALIR DEL JUEGO: the leaver's side loses; the game ends."""
 
         def command(tx: TableTx) -> None:
-            seat = self._player(tx.table, token)
+            seat = self.path.player(tx.table, token)
             self._end(tx, EndReason.ABANDON, seat.game_seat, seat.position)
 
-        return self._command(invite, token, version, command)
+        return self.path.run(invite, token, version, command)
 
     def end_for_absence(self, invite: str, token: Credential, version: int) -> Outcome:
         """TERMINAR POR AUSENCIA: the player on turn has been idle too long
@@ -36,12 +41,15 @@ class Ending(CommandPath):
 
         def command(tx: TableTx) -> None:
             table = tx.table
-            seat = self._player(table, token)
+            seat = self.path.player(table, token)
             absent = absent_seat(
-                table, self._current_state(tx), self.clock.now(), self.settings.absence_hours
+                table,
+                self.path.current_state(tx),
+                self.path.clock.now(),
+                self.path.settings.absence_hours,
             )
             if absent is None:
-                raise Conflict("not_absent", hours=self.settings.absence_hours)
+                raise Conflict("not_absent", hours=self.path.settings.absence_hours)
             if absent == seat.game_seat:
                 raise Forbidden("self_absence")
             absent_pos = next(s.position for s in table.seats if s.game_seat == absent)
@@ -49,10 +57,10 @@ class Ending(CommandPath):
 
         def done(conn: Connection, table: TableRecord, version: int) -> bool:
             """Pressed on `version`: someone else ended it for absence since."""
-            self._player(table, token)
+            self.path.player(table, token)
             return logged_since(conn, table, version, "end", EndReason.ABSENCE.value)
 
-        return self._command(invite, token, version, command, done=done)
+        return self.path.run(invite, token, version, command, done=done)
 
     def _end(
         self,
@@ -65,14 +73,14 @@ class Ending(CommandPath):
         table = tx.table
         if table.status != TableStatus.PLAYING:
             raise Conflict("not_playing", words="no_game")
-        state = self._state(tx)
+        state = self.path.state(tx)
         try:
             state, _ = end_game(state, reason, loser_seat)
         except IllegalAction as err:
             raise Conflict(err.code, **err.params) from err
-        self._save(tx, state)
+        self.path.save(tx, state)
         table.status = TableStatus.FINISHED.value
-        self._log(
+        self.path.log_entry(
             tx,
             by_position,
             "end",

@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, bindparam, func, select
@@ -45,11 +44,11 @@ from escoba.engine import (
     start_next_round,
 )
 from escoba.engine.seats import seats_of_side
+from escoba.web.base.db import Database
 from escoba.web.base.errors import NotFound
 from escoba.web.base.models import ActionLogRow
-from escoba.web.table.command_path import CommandPath
 from escoba.web.table.pages import TableStatus
-from escoba.web.table.store import Lru, TableRecord, robot_seats
+from escoba.web.table.store import Lru, TableRecord, TableStore, robot_seats
 
 PAST_GAMES_CACHE = 256  # finished games kept parsed per process
 GAME_KINDS = ("start", "action", "next_round", "end", "expire")
@@ -167,14 +166,16 @@ def replay_game(entries: Iterable[tuple[str, dict[str, Any]]]) -> ReplayedGame |
     return None if state is None else ReplayedGame(state, positions)
 
 
-class GameHistory(CommandPath):
-    """The reads of a table's games by number (the service's mixin)."""
+class GameHistory:
+    """The reads of a table's games by number, on the database and the
+    store; the games before the one in play are kept once rebuilt."""
 
-    @cached_property
-    def _past_games(self) -> Lru[tuple[int, int], ReplayedGame]:
-        return Lru(PAST_GAMES_CACHE)
+    def __init__(self, db: Database, store: TableStore) -> None:
+        self.db = db
+        self.store = store
+        self._past_games: Lru[tuple[int, int], ReplayedGame] = Lru(PAST_GAMES_CACHE)
 
-    def _past_game(self, conn: Connection, table: TableRecord, number: int) -> ReplayedGame:
+    def past_game(self, conn: Connection, table: TableRecord, number: int) -> ReplayedGame:
         """A game before the one in play, rebuilt from the log once per
         process; NotFound if its entries do not rebuild it."""
         key = (table.id, number)
@@ -190,7 +191,7 @@ class GameHistory(CommandPath):
             self._past_games.put(key, found)
         return found
 
-    def _game_of(self, conn: Connection, invite: str, number: int | None) -> PlayedGame:
+    def game_of(self, conn: Connection, invite: str, number: int | None) -> PlayedGame:
         """Game `number` of the table (None: the one in play), in `conn`."""
         table, state = self.store.read_invite(conn, invite)
         return self._game_at(conn, table, state, number)
@@ -215,7 +216,7 @@ class GameHistory(CommandPath):
             )
         if not 1 <= number < table.game_number:
             raise NotFound("no_such_game")
-        past = self._past_game(conn, table, number)
+        past = self.past_game(conn, table, number)
         seats = [by_position.get(p) for p in past.positions]
         return PlayedGame(
             table=table,
@@ -233,7 +234,7 @@ class GameHistory(CommandPath):
         """Game `number` of the table (None: the one in play); NotFound
         (`no_such_game`) for a number the table never reached."""
         with self.db.snapshot() as conn:
-            return self._game_of(conn, invite, number)
+            return self.game_of(conn, invite, number)
 
     def table_games(self, invite: str) -> TableGames:
         """Every game of the table, first to last, with their results and

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from escoba.engine import Action, EndReason, View, end_game, view
 from escoba.web.base.errors import Busy, Conflict
 from escoba.web.base.models import TableRow
-from escoba.web.table.command_path import SERVER
+from escoba.web.table.command_path import SERVER, CommandPath
 from escoba.web.table.pages import TableStatus
 from escoba.web.table.play import Playing
 from escoba.web.table.store import TableTx, robot_on_turn, seat_on_turn
@@ -34,13 +34,20 @@ class RobotTurn:
     view: View
 
 
-class Jobs(Playing):
+class Jobs:
+    """The server's jobs on tables, on the one path (`path`): a robot plays
+    as a person does (`playing`)."""
+
+    def __init__(self, path: CommandPath, playing: Playing) -> None:
+        self.path = path
+        self.playing = playing
+
     def robot_turn(self, table_id: int) -> RobotTurn | None:
         """The robot on turn at this table and what its seat sees, or None.
         A read: the move is chosen from `view` (anywhere, e.g. in another
         process) and then played with `robot_play`."""
-        with self.db.snapshot() as conn:
-            found = self.store.read(conn, "id", table_id)
+        with self.path.db.snapshot() as conn:
+            found = self.path.store.read(conn, "id", table_id)
             if found is None:
                 return None
             table, state = found
@@ -64,10 +71,10 @@ class Jobs(Playing):
 
         def command(tx: TableTx) -> None:
             seat = next(s for s in tx.table.seats if s.position == turn.position)
-            self._play(tx, seat, action)
+            self.playing.play(tx, seat, action)
 
         try:
-            self._command(turn.invite, None, turn.version, command)
+            self.path.run(turn.invite, None, turn.version, command)
         except Conflict:
             return False  # someone else moved the table on; nothing was applied
         return True
@@ -78,7 +85,7 @@ class Jobs(Playing):
         turn = self.robot_turn(table_id)
         if turn is None:
             return False
-        action = self.brain(turn.robot, turn.view, random.Random(secrets.randbits(64)))
+        action = self.path.brain(turn.robot, turn.view, random.Random(secrets.randbits(64)))
         return self.robot_play(turn, action)
 
     def play_robots(self, table_id: int, limit: int = 1000) -> int:
@@ -91,10 +98,10 @@ class Jobs(Playing):
     def robot_tables(self) -> list[int]:
         """Tables where a robot is on turn (for the runner after a restart)."""
         out = []
-        with self.db.snapshot() as conn:
+        with self.path.db.snapshot() as conn:
             for table_id in conn.scalars(_PLAYING_IDS).all():
                 try:
-                    found = self.store.read(conn, "id", table_id)
+                    found = self.path.store.read(conn, "id", table_id)
                 except Busy:
                     out.append(table_id)  # robot_move looks again
                     continue
@@ -105,8 +112,8 @@ class Jobs(Playing):
     def overdue_robot_tables(self, grace_seconds: float) -> list[int]:
         """Tables whose robot has been on turn longer than `grace_seconds`:
         its move was scheduled by a process that is gone."""
-        cutoff = self.clock.now() - timedelta(seconds=grace_seconds)
-        with self.db.read() as session:
+        cutoff = self.path.clock.now() - timedelta(seconds=grace_seconds)
+        with self.path.db.read() as session:
             return list(
                 session.scalars(
                     select(TableRow.id).where(
@@ -122,8 +129,8 @@ class Jobs(Playing):
         winner. Each table in its own transaction, re-checked under the lock,
         so two runs at once, or a run during play, leave each table in one
         consistent state."""
-        cutoff = self.clock.now() - timedelta(days=self.settings.expiry_days)
-        with self.db.read() as session:
+        cutoff = self.path.clock.now() - timedelta(days=self.path.settings.expiry_days)
+        with self.path.db.read() as session:
             candidates = list(
                 session.execute(
                     select(TableRow.invite).where(
@@ -141,15 +148,15 @@ class Jobs(Playing):
                     raise Conflict("ended")
                 if table.last_action_at >= cutoff:
                     raise Conflict("active")
-                current = self._current_state(tx)
+                current = self.path.current_state(tx)
                 if current is not None and table.status == TableStatus.PLAYING:
                     state, _ = end_game(current, EndReason.EXPIRED)
-                    self._save(tx, state)
+                    self.path.save(tx, state)
                 table.status = TableStatus.EXPIRED.value
-                self._log(tx, None, "expire", {})
+                self.path.log_entry(tx, None, "expire", {})
 
             try:
-                self._command(invite, None, None, command, SERVER)
+                self.path.run(invite, None, None, command, SERVER)
                 expired += 1
             except (Conflict, Busy):
                 continue

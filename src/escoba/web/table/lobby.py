@@ -67,7 +67,13 @@ def house_rules(
     )
 
 
-class Lobby(CommandPath):
+class Lobby:
+    """Opening a table, taking a seat, the robots, LAS PAREJAS and the
+    start, each a command of the one path (`path`)."""
+
+    def __init__(self, path: CommandPath) -> None:
+        self.path = path
+
     def create_table(self, name: str, rules: RuleSet | int) -> Joined:
         """A new table, its creator in the first seat. `rules`: the rules the
         creator chose (house rules too), or a target of the site's rules."""
@@ -77,12 +83,12 @@ class Lobby(CommandPath):
                 raise Invalid("bad_target")
             rules = RuleSet(target=rules)
         target = rules.target
-        now = self.clock.now()
+        now = self.path.clock.now()
         token = new_token()
         invite = secrets.token_urlsafe(16)  # 128 bits: the link is the key
 
         def write(conn: Connection) -> Change:
-            table_id = self.store.insert_table(
+            table_id = self.path.store.insert_table(
                 conn,
                 {
                     "invite": invite,
@@ -119,7 +125,7 @@ class Lobby(CommandPath):
             )
             return Change(table_id, 1)
 
-        self.write(write)
+        self.path.write(write)
         return Joined(invite=invite, token=token, position=0)
 
     def join(self, invite: str, name: str) -> Joined:
@@ -139,11 +145,11 @@ class Lobby(CommandPath):
                 raise Conflict("name_taken")
             tx.add_seat(
                 SeatDraft(None, position, name, None, hash_token(token), None, False),
-                self.clock.now(),
+                self.path.clock.now(),
             )
-            self._log(tx, position, "join", {"name": name})
+            self.path.log_entry(tx, position, "join", {"name": name})
 
-        self._command(invite, None, None, command)
+        self.path.run(invite, None, None, command)
         return Joined(invite=invite, token=token, position=taken[-1])
 
     def add_robot(self, invite: str, token: Credential, version: int, robot: str) -> Outcome:
@@ -164,11 +170,11 @@ class Lobby(CommandPath):
                 raise Conflict("name_taken")
             tx.add_seat(
                 SeatDraft(None, position, SEATABLE[robot].display_name, robot, None, None, False),
-                self.clock.now(),
+                self.path.clock.now(),
             )
-            self._log(tx, 0, "add_robot", {"robot": robot, "position": position})
+            self.path.log_entry(tx, 0, "add_robot", {"robot": robot, "position": position})
 
-        return self._command(invite, token, version, command)
+        return self.path.run(invite, token, version, command)
 
     def remove_robot(self, invite: str, token: Credential, version: int, position: int) -> Outcome:
         def command(tx: TableTx) -> None:
@@ -180,9 +186,9 @@ class Lobby(CommandPath):
             tx.remove_seat(seat)
             if table.partner_position == position:
                 table.partner_position = None
-            self._log(tx, 0, "remove_robot", {"position": position})
+            self.path.log_entry(tx, 0, "remove_robot", {"position": position})
 
-        return self._command(invite, token, version, command)
+        return self.path.run(invite, token, version, command)
 
     def choose_partner(
         self, invite: str, token: Credential, version: int, position: int
@@ -195,9 +201,9 @@ class Lobby(CommandPath):
             if not any(s.position == position for s in table.seats) or position == 0:
                 raise Invalid("bad_partner")
             table.partner_position = position
-            self._log(tx, 0, "partner", {"position": position})
+            self.path.log_entry(tx, 0, "partner", {"position": position})
 
-        return self._command(invite, token, version, command)
+        return self.path.run(invite, token, version, command)
 
     def start(self, invite: str, token: Credential, version: int) -> Outcome:
         def command(tx: TableTx) -> None:
@@ -205,9 +211,9 @@ class Lobby(CommandPath):
             self._require_creator_in_lobby(table, token)
             if not 2 <= len(table.seats) <= MAX_SEATS:
                 raise Conflict("not_enough")
-            self._begin_game(tx)
+            self.begin_game(tx)
 
-        return self._command(invite, token, version, command)
+        return self.path.run(invite, token, version, command)
 
     # ------------------------------------------------------------------
 
@@ -228,8 +234,8 @@ class Lobby(CommandPath):
         name = unicodedata.normalize("NFC", " ".join((name or "").split()))
         if not name:
             raise Invalid("empty_name")
-        if len(name) > self.settings.name_max_length:
-            raise Invalid("name_too_long", limit=self.settings.name_max_length)
+        if len(name) > self.path.settings.name_max_length:
+            raise Invalid("name_too_long", limit=self.path.settings.name_max_length)
         if any(not ch.isprintable() and ch != _JOINER for ch in name):
             raise Invalid("bad_name")
         if not has_visible_letter_or_digit(name):
@@ -240,19 +246,21 @@ class Lobby(CommandPath):
             raise Invalid("robot_name")
         return name
 
-    def _begin_game(self, tx: TableTx) -> None:
+    def begin_game(self, tx: TableTx) -> None:
+        """In a command: a new game dealt at the table (the start, or the
+        rematch once every person asked)."""
         table = tx.table
-        self._current_state(tx)  # the game before, if any (for _save)
+        self.path.current_state(tx)  # the game before, if any (for _save)
         order = play_order(table)
         for game_seat, seat in enumerate(order):
             seat.game_seat = game_seat
         rules = rules_of(table)  # the rematch's too: the table's rules never change
-        deck = self._shuffle()
+        deck = self.path.shuffle()
         state = new_game(rules, len(order), deck, first_dealer=0)
         table.game_number += 1
         table.status = TableStatus.PLAYING.value
-        self._save(tx, state, turn_started=True)
-        self._log(
+        self.path.save(tx, state, turn_started=True)
+        self.path.log_entry(
             tx,
             0,
             "start",

@@ -8,6 +8,9 @@ from dataclasses import replace
 from datetime import timedelta
 
 from escoba.engine import GameState, view
+from escoba.web.base.clock import Clock
+from escoba.web.base.db import Database
+from escoba.web.base.settings import Settings
 from escoba.web.table.allowed import allowed
 from escoba.web.table.chat import read_chat
 from escoba.web.table.coaching import coach_status
@@ -17,6 +20,7 @@ from escoba.web.table.store import (
     Credential,
     SeatRecord,
     TableRecord,
+    TableStore,
     creators_partner,
     find_seat,
     has_game,
@@ -27,7 +31,19 @@ from escoba.web.table.store import (
 from escoba.web.table.story import StoryReads, round_points
 
 
-class PageBuilding(StoryReads):
+class PageBuilding:
+    """What one viewer sees of a table, on the database, the store, the
+    clock, the settings and the game's story (`story`: the series)."""
+
+    def __init__(
+        self, db: Database, store: TableStore, clock: Clock, settings: Settings, story: StoryReads
+    ) -> None:
+        self.db = db
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.story = story
+
     def page(self, invite: str, token: Credential, with_chat: bool = True) -> TablePage:
         """Everything one viewer may see of a table, and what they may do
         (without the chat when `with_chat` is false: the page's `chat` is empty)."""
@@ -36,7 +52,7 @@ class PageBuilding(StoryReads):
             chat: list[ChatLine] = []
             if with_chat:
                 chat = read_chat(conn, table.id, 0)
-            series = self._series(conn, table, state)
+            series = self.story.series(conn, table, state)
             you = find_seat(table.seats, token)
             page = self._page(table, you, chat, state, series)
             if you is not None and page.status == TableStatus.PLAYING:

@@ -16,48 +16,54 @@ from escoba.web.table.store import (
 )
 
 
-class Playing(CommandPath):
+class Playing:
+    """The plays and SIGUIENTE RONDA, each a command of the one path (`path`)."""
+
+    def __init__(self, path: CommandPath) -> None:
+        self.path = path
+
     def act(self, invite: str, token: Credential, version: int, action: Action) -> Outcome:
         """LLEVAR, DEJAR EN LA MESA or LLEVAR EL 15 by the seat that holds `token`."""
 
         def command(tx: TableTx) -> None:
-            seat = self._player(tx.table, token)
-            self._play(tx, seat, action)
+            seat = self.path.player(tx.table, token)
+            self.play(tx, seat, action)
 
-        return self._command(invite, token, version, command)
+        return self.path.run(invite, token, version, command)
 
     def next_round(self, invite: str, token: Credential, version: int) -> Outcome:
         """SIGUIENTE RONDA: any player of the game may deal the next round."""
 
         def command(tx: TableTx) -> None:
-            seat = self._player(tx.table, token)
-            state = self._state(tx)
+            seat = self.path.player(tx.table, token)
+            state = self.path.state(tx)
             try:
-                state, _ = start_next_round(state, self._shuffle())
+                state, _ = start_next_round(state, self.path.shuffle())
             except IllegalAction as err:
                 raise Conflict(err.code, **err.params) from err
             deck = [int(c) for c in round_deck(state)]
-            self._save(tx, state, turn_started=True)
-            self._log(tx, seat.position, "next_round", {"deck": deck})
+            self.path.save(tx, state, turn_started=True)
+            self.path.log_entry(tx, seat.position, "next_round", {"deck": deck})
 
         def done(conn: Connection, table: TableRecord, version: int) -> bool:
             """Pressed on `version`: a round was dealt since (two pressed it
             together), so the wish is done — the fresh board, no error."""
-            self._player(table, token)  # (a refusal of its own for anyone else)
+            self.path.player(table, token)  # (a refusal of its own for anyone else)
             return logged_since(conn, table, version, "next_round")
 
-        return self._command(invite, token, version, command, done=done)
+        return self.path.run(invite, token, version, command, done=done)
 
-    def _play(self, tx: TableTx, seat: SeatDraft, action: Action) -> None:
-        state = self._state(tx)
+    def play(self, tx: TableTx, seat: SeatDraft, action: Action) -> None:
+        """In a command: `seat` plays `action` (a person's or a robot's)."""
+        state = self.path.state(tx)
         if seat.game_seat is None:
             raise Forbidden("not_playing")
         try:
             state, _ = apply(state, seat.game_seat, action)
         except IllegalAction as err:
             raise Conflict(err.code, **err.params) from err
-        self._save(tx, state)
-        self._log(
+        self.path.save(tx, state)
+        self.path.log_entry(
             tx,
             seat.position,
             "action",

@@ -13,13 +13,18 @@ from escoba.engine import Card, GameState, spectator_view, to_record
 from escoba.web.base.db import Database
 from escoba.web.base.errors import Conflict
 from escoba.web.base.models import ActionLogRow, TableRow
-from escoba.web.table.command_path import CommandPath
 from escoba.web.table.page_building import page_seat
 from escoba.web.table.pages import PageSeat
-from escoba.web.table.store import Credential, find_seat, names
+from escoba.web.table.store import Credential, TableStore, find_seat, names
 
 
-class Reads(CommandPath):
+class Reads:
+    """A table's reads outside its pages, on the database and the store."""
+
+    def __init__(self, db: Database, store: TableStore) -> None:
+        self.db = db
+        self.store = store
+
     def seat_for(self, invite: str, token: Credential) -> PageSeat | None:
         if not token:
             return None

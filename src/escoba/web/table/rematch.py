@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from escoba.web.base.errors import Invalid
 from escoba.web.table.allowed import rematch_refusal
-from escoba.web.table.command_path import Outcome
+from escoba.web.table.command_path import CommandPath, Outcome
 from escoba.web.table.lobby import Lobby
 from escoba.web.table.store import (
     MAX_SEATS,
@@ -19,7 +19,14 @@ from escoba.web.table.store import (
 )
 
 
-class Rematches(Lobby):
+class Rematches:
+    """La revancha, a command of the one path (`path`); its new game is
+    dealt as the lobby deals one (`lobby`)."""
+
+    def __init__(self, path: CommandPath, lobby: Lobby) -> None:
+        self.path = path
+        self.lobby = lobby
+
     def accept_rematch(
         self, invite: str, token: Credential, version: int, pairs: str | None = None
     ) -> Outcome:
@@ -29,8 +36,8 @@ class Rematches(Lobby):
 
         def command(tx: TableTx) -> None:
             table = tx.table
-            seat = self._player(table, token)
-            refusal = rematch_refusal(table, seat, self._state(tx))
+            seat = self.path.player(table, token)
+            refusal = rematch_refusal(table, seat, self.path.state(tx))
             if refusal is not None:
                 raise refusal
             if len(table.seats) == MAX_SEATS and seat.position == 0:
@@ -39,14 +46,14 @@ class Rematches(Lobby):
                 if pairs == "change":
                     table.partner_position = next_partner(table)
             seat.rematch = True
-            self._log(tx, seat.position, "rematch", {"pairs": pairs})
+            self.path.log_entry(tx, seat.position, "rematch", {"pairs": pairs})
             humans = [s for s in table.seats if s.robot is None]
             if all(s.rematch for s in humans):
                 for s in table.seats:
                     s.rematch = False
-                self._begin_game(tx)
+                self.lobby.begin_game(tx)
 
-        return self._command(invite, token, version, command)
+        return self.path.run(invite, token, version, command)
 
 
 def next_partner(table: TableDraft) -> int:

@@ -186,7 +186,7 @@ _TABLE_ALL = ("id", "invite", *_TABLE_FIELDS)
 class TableTx:
     """One command's unit of work on one locked table: the command changes
     `table` (and its seats) and adds log entries, seats and chat lines here;
-    the command path (`CommandPath._command`) then writes back only what changed, with Core
+    the command path (`CommandPath.run`) then writes back only what changed, with Core
     statements made once (no ORM identity map or flush on the hot path)."""
 
     def __init__(self, conn: Connection, committed: TableRecord) -> None:

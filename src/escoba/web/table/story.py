@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, bindparam, select
@@ -56,11 +55,12 @@ from escoba.engine.cards import Card
 from escoba.engine.round_steps import RoundStory, round_story
 from escoba.engine.seats import seats_of_side
 from escoba.engine.state import RoundAction, TableTake
+from escoba.web.base.db import Database
 from escoba.web.base.errors import Conflict, NotFound
 from escoba.web.base.models import ActionLogRow
 from escoba.web.table.history import GameHistory, PlayedGame
 from escoba.web.table.pages import RoundPoints, SeriesScore
-from escoba.web.table.store import Lru, TableRecord
+from escoba.web.table.store import Lru, TableRecord, TableStore
 
 SERIES_CACHE = 1024  # tables whose earlier games' winners are kept (a few ints each)
 
@@ -167,13 +167,16 @@ def winners_of_games(entries: Iterable[tuple[str, int, dict[str, Any]]]) -> dict
     return won
 
 
-class StoryReads(GameHistory):
-    """The reads of the game's story (the service's mixin)."""
+class StoryReads:
+    """The reads of the game's story, on the database, the store and the
+    table's games by number (`history`)."""
 
-    @cached_property
-    def _series_cache(self) -> Lru[tuple[int, int], tuple[tuple[int, ...], ...]]:
-        """Earlier games' winners by (table, game number): they never change."""
-        return Lru(SERIES_CACHE)
+    def __init__(self, db: Database, store: TableStore, history: GameHistory) -> None:
+        self.db = db
+        self.store = store
+        self.history = history
+        #: earlier games' winners by (table, game number): they never change
+        self._series_cache: Lru[tuple[int, int], tuple[tuple[int, ...], ...]] = Lru(SERIES_CACHE)
 
     def _earlier_winners(self, conn: Connection, table: TableRecord) -> tuple[tuple[int, ...], ...]:
         """The positions that won each game before the one in play: replayed
@@ -193,7 +196,7 @@ class StoryReads(GameHistory):
             cache.put(key, found)
         return found
 
-    def _series(
+    def series(
         self, conn: Connection, table: TableRecord, state: GameState | None
     ) -> SeriesScore | None:
         """The series at this table: only once a rematch was played (a single
@@ -221,7 +224,7 @@ class StoryReads(GameHistory):
     def round_replay(self, invite: str, number: int, game: int | None = None) -> RoundReplay:
         """A finished round of game `game` (None: the game in play); NotFound
         when there is no such round, or it is not finished."""
-        played = self.played_game(invite, game)
+        played = self.history.played_game(invite, game)
         state = played.state
         finished = state.finished_rounds if state is not None else ()
         summary = next((s for s in finished if s.number == number), None)
@@ -299,7 +302,7 @@ class StoryReads(GameHistory):
     ) -> tuple[PlayedGame, GameState, Result]:
         """The game, its state and how it ended, once it is over; else a
         Conflict (`not_finished` said with `words`)."""
-        played = self.played_game(invite, game)
+        played = self.history.played_game(invite, game)
         state = played.state
         if state is None:
             raise Conflict("not_started")

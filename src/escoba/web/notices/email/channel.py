@@ -308,7 +308,7 @@ class EmailChannel:
             ).first()
         if seat is None or seat.token_hash is None:
             return None
-        page = self.service.page(seat.invite, HeldSeat(seat.token_hash), with_chat=False)
+        page = self.service.pages.page(seat.invite, HeldSeat(seat.token_hash), with_chat=False)
         view = page.view
         playing = page.status == TableStatus.PLAYING and view is not None
         absent = None
