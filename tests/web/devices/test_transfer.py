@@ -295,7 +295,7 @@ def test_only_a_seated_browser_makes_a_seat_code(site: TestClient) -> None:
 
 
 def test_a_code_made_and_redeemed_alone(bare_service: TableService, clock: ManualClock) -> None:
-    transfers = Transfers(bare_service)
+    transfers = Transfers(bare_service.path)
     devices = Devices(bare_service.db, clock, URLSafeSerializer("x", salt="escoba-seat"))
     ana = bare_service.lobby.create_table("Ana", 21)
     phone = devices.create(None).device
@@ -327,7 +327,7 @@ def test_a_code_made_and_redeemed_alone(bare_service: TableService, clock: Manua
 
 
 def test_a_code_trades_for_a_new_token_on_the_command_path(bare_service: TableService) -> None:
-    transfers = Transfers(bare_service)
+    transfers = Transfers(bare_service.path)
     ana = bare_service.lobby.create_table("Ana", 21)
     version = bare_service.reads.version(ana.invite)
     heard = Heard()

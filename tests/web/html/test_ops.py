@@ -127,7 +127,7 @@ def test_every_setting_is_documented_with_its_default() -> None:
 def test_the_server_shuffles_with_the_os_csprng(app_client: TestClient) -> None:
     service = TableService.__new__(TableService)
     TableService.__init__(service, service_of(app_client).db, Settings(), None, None)  # type: ignore[arg-type]
-    assert isinstance(service.rng, random.SystemRandom)
+    assert isinstance(service.path.rng, random.SystemRandom)
 
 
 def test_card_positions_after_the_real_shuffle_are_uniform() -> None:

@@ -17,7 +17,9 @@ from ..alone import Heard, on_turn, playing, seat_id
 
 
 def _sweep(service: TableService) -> NoticeSweep:
-    return NoticeSweep(service.db, service.store, service.clock, service.settings, service.write)
+    return NoticeSweep(
+        service.db, service.store, service.clock, service.settings, service.path.write
+    )
 
 
 def test_the_player_on_turn_is_warned_then_the_others_hear_of_the_absence(

@@ -33,14 +33,8 @@ from escoba.lessons import (
 )
 from escoba.web.base.errors import ServiceError
 from escoba.web.frame.deps import ContextDep, device_of, hold_seat, lang_of
-from escoba.web.html.routes import (
-    design_of,
-    error_page,
-    html_response,
-    limits_of,
-    parse_claim,
-    parse_play,
-)
+from escoba.web.html.forms import parse_claim, parse_play
+from escoba.web.html.routes import design_of, error_page, html_response, limits_of
 from escoba.web.rendering.board import board_model
 from escoba.web.rendering.lesson import (
     TITO_KEY,

@@ -18,15 +18,7 @@ from fastapi.responses import (
     Response,
 )
 
-from escoba.engine import (
-    Claim,
-    InputError,
-    Play,
-    make_claim,
-    make_play,
-    parse_card,
-    parse_cards,
-)
+from escoba.engine import InputError
 from escoba.i18n import LANG_COOKIE, parse_lang, switched
 from escoba.names import (
     Design,
@@ -50,6 +42,7 @@ from escoba.web.frame.deps import (
     my_tables_of,
     public_base_url,
 )
+from escoba.web.html.forms import parse_claim, parse_play
 from escoba.web.notices.email.seats import EmailForm
 from escoba.web.notices.notice import NoticeKind
 from escoba.web.rendering.templating import (
@@ -454,26 +447,6 @@ async def choose_partner(
 @router.post("/t/{invite}/start")
 async def start(here: VisitDep, version: VersionForm) -> Response:
     return await here.answer(lambda: here.service.lobby.start(here.invite, here.token, version))
-
-
-def parse_play(card: str, capture: str, mode: str) -> Play:
-    """The play form: `card` from the hand; `capture`, the table cards taken
-    (space separated), unless `mode` is «leave» (DEJAR EN LA MESA)."""
-    if not card.strip():
-        raise InputError("pick_card")
-    if mode == "leave":
-        return make_play(parse_card(card))
-    group = parse_cards(capture.replace(",", " ").split())
-    if not group:
-        raise InputError("pick_capture")
-    return make_play(parse_card(card), group)
-
-
-def parse_claim(group: str) -> Claim:
-    cards = parse_cards(group.replace(",", " ").split())
-    if not cards:
-        raise InputError("pick_claim")
-    return make_claim(cards)
 
 
 @router.post("/t/{invite}/play")
