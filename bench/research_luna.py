@@ -145,4 +145,5 @@ class PlayedOutEvaluator(LunaEvaluator):
 
     def describe(self) -> EvaluatorInfo:
         info = super().describe()
-        return replace(info, settings=tuple(kv for kv in info.settings if kv[0] != "horizon"))
+        cut = ("horizon", "round_cut_four")
+        return replace(info, settings=tuple(kv for kv in info.settings if kv[0] not in cut))

@@ -179,6 +179,7 @@ def test_a_search_that_stops_early_gives_the_figures_of_a_fixed_one() -> None:
         "min_worlds": 64,
         "pool": 2048,
         "rollout": "careful",
+        "round_cut_four": True,
         "se": 0.09,
         "se_four": 0.12,
         "step_worlds": 16,
