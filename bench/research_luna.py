@@ -136,6 +136,7 @@ class PlayedOutEvaluator(LunaEvaluator):
     compares it with today's cut playouts."""
 
     reuse_worlds = False  # a playout to the round's end reads the deck's order
+    reads_deck = True
 
     def __init__(self, worlds: int = WORLDS) -> None:
         super().__init__(worlds, se=0.0)

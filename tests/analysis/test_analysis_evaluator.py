@@ -178,6 +178,7 @@ def test_a_search_that_stops_early_gives_the_figures_of_a_fixed_one() -> None:
         "horizon": 0,
         "min_worlds": 64,
         "pool": 2048,
+        "pool_draw": "hands",
         "rollout": "careful",
         "round_cut_four": True,
         "se": 0.09,

@@ -231,6 +231,12 @@ class LunaEvaluator:
     #: either way (a test turns it off to check; an evaluator whose
     #: playouts read the deck's order must).
     reuse_worlds = True
+    #: Whether a playout reads the deck's order (it plays past the current
+    #: deal): else the posterior draws the hidden hands alone and leaves the
+    #: deck unshuffled (`inference.PosteriorSampler`'s `hands_only`, stored
+    #: as `pool_draw`: "hands"): the same worlds' law for about a third of
+    #: the random draws.
+    reads_deck = HORIZON > 0
 
     def __init__(
         self,
@@ -263,6 +269,8 @@ class LunaEvaluator:
 
     def describe(self) -> EvaluatorInfo:
         settings = SEARCH_SETTINGS | {"worlds": self.worlds, "pool": self.pool}
+        if not self.reads_deck:
+            settings["pool_draw"] = "hands"
         if self.se > 0:
             if self.se_four:
                 settings["se_four"] = self.se_four
@@ -290,7 +298,7 @@ class LunaEvaluator:
                 values, points, lines = exact
                 return Evaluation(legal, values, points, "exact", 1, (), lines)
         obs = observations(view, know, BETA)
-        sample = PosteriorSampler(know, obs, rng, self.pool).sample
+        sample = PosteriorSampler(know, obs, rng, self.pool, hands_only=not self.reads_deck).sample
         return self._search(know, legal, moves, sample, rng, side)
 
     def target(self, players: int) -> float:

@@ -39,7 +39,7 @@ import random
 from dataclasses import dataclass
 
 from escoba.bots.judge import Judge
-from escoba.bots.knowledge import Knowledge, shuffle
+from escoba.bots.knowledge import Knowledge, shuffle, shuffle_tail
 from escoba.bots.sim import RoundSim
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
@@ -202,8 +202,16 @@ class PosteriorSampler:
         obs: list[Observation],
         rng: random.Random,
         pool: int = POOL,
+        hands_only: bool = False,
     ) -> None:
+        """`hands_only`: the deck's order is never read (a search that stops
+        at the end of the current deal): the pool draws the hidden hands
+        alone (the last cards of a shuffle cut short, as likely as a whole
+        shuffle's first), and a world's deck is the rest of the unseen
+        cards in their order, unshuffled; else each deal is a whole shuffle
+        (`knowledge.shuffle`) and each world's deck is shuffled afresh."""
         self.know = know
+        self.hands_only = hands_only
         self.obs = obs
         self.hidden = [s for s in range(know.players) if s != know.seat]
         self.deals: list[list[list[int]]] = []
@@ -217,10 +225,15 @@ class PosteriorSampler:
         own = type(self).weighed is not PosteriorSampler.weighed
         terms = [[(o.known, o.weight) for o in obs if o.seat == s] for s in self.hidden]
         total = 0.0
+        drawn = sum(sizes[s] for s in self.hidden)
+        first = len(unseen) - drawn if hands_only else 0
         for _ in range(pool):
-            shuffle(unseen, rng)
+            if hands_only:
+                shuffle_tail(unseen, drawn, rng)
+            else:
+                shuffle(unseen, rng)
             hands: list[list[int]] = []
-            pos = 0
+            pos = first
             w = 1.0
             for s, seen in zip(self.hidden, terms, strict=True):
                 hand = unseen[pos : pos + sizes[s]]
@@ -251,7 +264,19 @@ class PosteriorSampler:
     def sample(self, rng: random.Random) -> RoundSim:
         know = self.know
         if not self.deals:
-            return know.sample(rng)
+            if not self.hands_only:
+                return know.sample(rng)
+            cards = list(know.unseen)
+            drawn = sum(know.hand_sizes[s] for s in self.hidden)
+            shuffle_tail(cards, drawn, rng)
+            sim = know.base.copy()
+            pos = len(cards) - drawn
+            for s in self.hidden:
+                k = know.hand_sizes[s]
+                sim.hands[s] = cards[pos : pos + k]
+                pos += k
+            sim.deck = cards[: len(cards) - drawn]
+            return sim
         (hands,) = rng.choices(self.deals, cum_weights=self.cum)
         sim = know.base.copy()
         held: set[int] = set()
@@ -259,7 +284,8 @@ class PosteriorSampler:
             sim.hands[s] = hand[:]
             held.update(hand)
         deck = [c for c in know.unseen if c not in held]
-        shuffle(deck, rng)
+        if not self.hands_only:
+            shuffle(deck, rng)
         sim.deck = deck
         return sim
 
