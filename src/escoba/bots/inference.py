@@ -227,6 +227,9 @@ class PosteriorSampler:
         total = 0.0
         drawn = sum(sizes[s] for s in self.hidden)
         first = len(unseen) - drawn if hands_only else 0
+        if hands_only and not own:
+            self._hands_pool(unseen, drawn, terms, pool, rng)
+            return
         for _ in range(pool):
             if hands_only:
                 shuffle_tail(unseen, drawn, rng)
@@ -247,6 +250,52 @@ class PosteriorSampler:
             total += w
             self.deals.append(hands)
             self.cum.append(total)
+
+    def _hands_pool(
+        self,
+        unseen: list[int],
+        drawn: int,
+        terms: list[list[tuple[float, dict[int, float]]]],
+        pool: int,
+        rng: random.Random,
+    ) -> None:
+        """The pool of `hands_only` (`__init__`'s loop, the same deals and
+        weights): `shuffle_tail` inline, each seat's slice of the drawn
+        cards and its observations' weights by card number found once."""
+        n = len(unseen)
+        steps = [(i, i + 1, (i + 1).bit_length()) for i in range(n - 1, max(n - 1 - drawn, 0), -1)]
+        slices = []
+        pos = n - drawn
+        for s, seen in zip(self.hidden, terms, strict=True):
+            size = self.know.hand_sizes[s]
+            by_card = []
+            for known, weight in seen:
+                table = [0.0] * 40
+                for c, x in weight.items():
+                    table[c] = x
+                by_card.append((known, table.__getitem__))
+            slices.append((pos, pos + size, by_card))
+            pos += size
+        getrandbits = rng.getrandbits
+        deals = self.deals
+        cum = self.cum
+        total = 0.0
+        for _ in range(pool):
+            for i, m, b in steps:
+                j = getrandbits(b)
+                while j >= m:
+                    j = getrandbits(b)
+                unseen[i], unseen[j] = unseen[j], unseen[i]
+            hands = []
+            w = 1.0
+            for a, e, by_card in slices:
+                hand = unseen[a:e]
+                hands.append(hand)
+                for known, weight_of in by_card:
+                    w /= known + sum(map(weight_of, hand))
+            total += w
+            deals.append(hands)
+            cum.append(total)
 
     def evidence(self) -> bool:
         """Whether any play weighs the worlds (else they are uniform)."""
