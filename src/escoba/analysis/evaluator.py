@@ -27,9 +27,10 @@ the sums the playouts scored, kept line by line.
 (`inference.PosteriorSampler`: the other players' plays of this deal say
 what they hold), every candidate answered by Carmen's rule (`reply`) and the
 current deal played out carefully (`policy.careful_playout`) in the *same*
-worlds (common random numbers, in `luna.search`'s order), the rest of the
-round estimated from the tallies (`HORIZON`: issue 35; the last deal is
-always played to its end), and, once the seat can see the whole rest of the
+worlds (common random numbers, in `luna.search`'s order; at four players
+one table round only, `ROUND_CUT_FOUR`), the rest of the round estimated
+from the tallies (`HORIZON`: issue 35; the last deal is always played to
+its end), and, once the seat can see the whole rest of the
 round, the exact solver (`endgame.solve`) instead of samples. It samples
 until the figures that could grade the play are precise enough
 (`SE_TARGET`) or `WORLDS` are done. A rule that reads only the worlds'
@@ -328,7 +329,9 @@ class LunaEvaluator:
 
     def playout(self, know: Knowledge) -> tuple[Callable[[RoundSim], None], float]:
         """How a world is played on after a candidate and its answer: the
-        careful playout, cut `HORIZON` deals after the current one; and each
+        careful playout, cut `HORIZON` deals after the current one (at four
+        players before the last deal, one table round after the candidate:
+        `ROUND_CUT_FOUR`); and each
         side's share of the escobas still to come after the cut
         (`FUTURE_ESCOBAS`, 0 when the playout reaches the round's end)."""
         cut = max(0, know.deck_size - HORIZON * HAND_SIZE * know.players)
