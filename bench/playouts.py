@@ -11,7 +11,8 @@ playout), only when that player holds the card in the world
 seat (`probable_move`, Luna's playout before 2026-12-01). `careful_deal`
 plays Carmen's rule for the rest of the deal, then probably;
 `careful_playout_reference` is the careful playout before its memo (issue
-35), the reference of tests/bots/test_bots_policy.py's differential test.
+35), with `careful_move_reference`, Carmen's rule before its one loop (issue
+35): the references of tests/bots/test_bots_policy.py's differential tests.
 `PLAYOUTS` names them for `TunableLuna`'s `rollout` (research_luna.py).
 Under compulsory capture a card is left only when none can capture.
 """
@@ -21,7 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from escoba.bots.policy import HOLDS, best_claim, careful_move, careful_playout, unplayed_of
+from escoba.bots.policy import (
+    HOLDS,
+    best_claim,
+    best_weighed,
+    careful_playout,
+    options_of,
+    unplayed_of,
+)
 from escoba.bots.sim import RoundSim, SimMove
 from escoba.bots.worth import W_ESCOBA
 from escoba.engine.captures import index_groups
@@ -190,6 +198,42 @@ def probable_playout(sim: RoundSim, stop: int = 0) -> None:
         sim.apply(move)
 
 
+def careful_move_reference(
+    sim: RoundSim, unplayed: list[int], unplayed_gain: list[float]
+) -> SimMove:
+    """`policy.careful_move` as it was before issue 35 made it one loop:
+    `options_of`, the next player's odds as a list, `best_weighed`."""
+    if sim.claim_card >= 0:
+        claim = best_claim(sim)
+        if claim is not None:
+            return claim
+    options, must, only = options_of(sim)
+    if only is not None:
+        return only
+    seat = sim.turn
+    hand = sim.hands[seat]
+    gain = sim.gain
+    plays_left = sim.plays_left
+    odds: list[tuple[int, float, float]] = []
+    if plays_left > 1:
+        nxt = (seat + 1) % sim.n
+        h = len(sim.hands[nxt]) or (HAND_SIZE if sim.deck else 0)
+        u = plays_left - len(hand)
+        if h and u:
+            holds = HOLDS[u]
+            hh = min(h, u)
+            mine = [0] * 11
+            mine_gain = [0.0] * 11
+            for c in hand:
+                mine[VALUE[c]] += 1
+                mine_gain[VALUE[c]] += gain[c]
+            for x in range(1, 11):
+                k = unplayed[x] - mine[x]
+                if k > 0:
+                    odds.append((x, holds[k][hh], (unplayed_gain[x] - mine_gain[x]) / k))
+    return best_weighed(sim.table, options, must, gain, odds, plays_left == 1)
+
+
 def careful_playout_reference(sim: RoundSim, stop: int = 0, plies: int = 1_000) -> None:
     """`careful_playout` as it was before its memo (issue 35): every move
     worked out afresh. Kept for the differential tests and the benches."""
@@ -198,7 +242,7 @@ def careful_playout_reference(sim: RoundSim, stop: int = 0, plies: int = 1_000) 
     careful_until = sim.plays_left - plies
     while sim.plays_left > stop:
         if sim.plays_left > careful_until:
-            move = careful_move(sim, count, worth)
+            move = careful_move_reference(sim, count, worth)
         else:
             move = probable_move(sim, count)
         if not move[0]:

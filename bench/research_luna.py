@@ -152,6 +152,7 @@ class PlayedOutEvaluator(LunaEvaluator):
     compares it with today's cut playouts."""
 
     reuse_worlds = False  # a playout to the round's end reads the deck's order
+    reads_deck = True
 
     def __init__(self, worlds: int = WORLDS) -> None:
         super().__init__(worlds, se=0.0)
@@ -161,4 +162,5 @@ class PlayedOutEvaluator(LunaEvaluator):
 
     def describe(self) -> EvaluatorInfo:
         info = super().describe()
-        return replace(info, settings=tuple(kv for kv in info.settings if kv[0] != "horizon"))
+        cut = ("horizon", "round_cut_four")
+        return replace(info, settings=tuple(kv for kv in info.settings if kv[0] not in cut))

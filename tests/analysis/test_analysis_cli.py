@@ -13,7 +13,7 @@ from escoba.analysis import RoundAnalysis, say_reason
 from escoba.cli import app
 from escoba.engine import replay, to_record
 
-from .helpers import random_round
+from .helpers import random_round, robot
 
 runner = CliRunner()
 
@@ -125,7 +125,23 @@ def test_bad_arguments_are_refused_plainly(records: Path, args: list[str], says:
     assert says in result.output
 
 
-def test_the_costly_plays_are_printed_with_their_reasons_and_lines(records: Path) -> None:
+@pytest.fixture(scope="module")
+def greedy_records(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`records`' two games played by the greedy robot: plays that give
+    points away whatever the worlds drawn (Carmen's rarely do, so a test
+    that needs one leant on the luck of 12 worlds)."""
+    path = tmp_path_factory.mktemp("analyse") / "greedy.jsonl"
+    greedy = robot("greedy")
+    games = [
+        to_record(random_round(2, seed=90, chooser=greedy), names=["Ana", "Beto"]),
+        to_record(random_round(3, seed=91, chooser=greedy), names=["Ana", "Beto", "Carmen"]),
+    ]
+    path.write_text("".join(json.dumps(g) + "\n" for g in games), encoding="utf-8")
+    return path
+
+
+def test_the_costly_plays_are_printed_with_their_reasons_and_lines(greedy_records: Path) -> None:
+    records = greedy_records
     result = runner.invoke(app, ["analyse", str(records), "--worlds", "12", "--lang", "es"])
     assert result.exit_code == 0, result.output
     text = result.stdout

@@ -17,7 +17,7 @@ from escoba.analysis import (
     margin,
     position_rng,
 )
-from escoba.analysis.evaluator import HORIZON
+from escoba.analysis.evaluator import HORIZON, ROUND_CUT_FOUR
 from escoba.analysis.rounds import move_of
 from escoba.bots.base import moves_of
 from escoba.bots.endgame import known_world, solve
@@ -178,7 +178,9 @@ def test_a_search_that_stops_early_gives_the_figures_of_a_fixed_one() -> None:
         "horizon": 0,
         "min_worlds": 64,
         "pool": 2048,
+        "pool_draw": "hands",
         "rollout": "careful",
+        "round_cut_four": True,
         "se": 0.09,
         "se_four": 0.12,
         "step_worlds": 16,
@@ -216,3 +218,27 @@ def test_a_cut_playout_plays_the_deal_and_estimates_the_rest(
         "rollout": "careful",
         "worlds": 512,
     }  # the settings stored before issue 35
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_at_four_players_a_playout_stops_one_table_round_after_the_candidate(
+    players: int,
+) -> None:
+    """Before the last deal a four-player playout stops when every seat has
+    played once after the candidate's (`ROUND_CUT_FOUR`), or at the deal's
+    end if that comes first; at two and three players, and in the last
+    deal, at the deal's end as before."""
+    assert ROUND_CUT_FOUR
+    evaluator = LunaEvaluator()
+    seen = set()
+    for v in positions(players, 5):
+        know = knowledge(v)
+        playout, _ = evaluator.playout(know)
+        stop = playout.keywords["stop"]  # type: ignore[attr-defined]
+        if players == 4 and know.deck_size and know.base.plays_left - 4 > know.deck_size:
+            assert stop == know.base.plays_left - 4
+            seen.add("cut")
+        else:
+            assert stop == know.deck_size
+            seen.add("deal")
+    assert seen == ({"cut", "deal"} if players == 4 else {"deal"})

@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 import statistics
 
+import pytest
+
 from escoba.bots import get_robot
 from escoba.bots.inference import PosteriorSampler, observations, tables_before_plays
-from escoba.bots.knowledge import knowledge
+from escoba.bots.knowledge import knowledge, shuffle_tail
 from escoba.engine import GameState, Phase, RuleSet, apply, new_game, shuffled_deck, view
 
 
@@ -60,15 +62,18 @@ def test_observations_cover_the_other_seats_plays_of_this_deal() -> None:
             assert all(w > 0.0 for w in o.weight.values())
 
 
-def test_posterior_worlds_keep_every_public_fact() -> None:
+@pytest.mark.parametrize("hands_only", [False, True])
+@pytest.mark.parametrize("players", [2, 4])
+def test_posterior_worlds_keep_every_public_fact(players: int, hands_only: bool) -> None:
     rng = random.Random(8)
-    for state, _ in carmen_games(2, seed=5, rounds=3)[::3]:
+    for state, _ in carmen_games(players, seed=5, rounds=3)[::3]:
         v = view(state, state.round.turn)
         know = knowledge(v)
-        sampler = PosteriorSampler(know, observations(v, know), rng, pool=32)
+        obs = observations(v, know)
+        sampler = PosteriorSampler(know, obs, rng, pool=32, hands_only=hands_only)
         for _ in range(5):
             world = sampler.sample(rng)
-            hidden = [c for s in range(2) if s != know.seat for c in world.hands[s]]
+            hidden = [c for s in range(players) if s != know.seat for c in world.hands[s]]
             assert sorted(hidden + world.deck) == sorted(know.unseen)
             assert [len(h) for h in world.hands] == list(know.hand_sizes)
             assert world.hands[know.seat] == list(know.hand)
@@ -97,3 +102,19 @@ def test_posterior_points_at_the_true_hand_more_than_uniform_worlds() -> None:
             uniform.append(len(true_hand & set(know.sample(rng).hands[1 - seat])))
     assert len(post) > 2000
     assert statistics.mean(post) > 1.05 * statistics.mean(uniform)
+
+
+def test_a_shuffle_cut_short_draws_its_last_cards_uniformly() -> None:
+    """`shuffle_tail` (the posterior's pool when only the hidden hands are
+    read): every card lands in each of the last places about equally often,
+    and the list keeps its cards."""
+    rng = random.Random(35)
+    cards = list(range(30))
+    counts = [[0] * 30 for _ in range(3)]
+    for _ in range(6000):
+        shuffle_tail(cards, 3, rng)
+        assert sorted(cards) == list(range(30))
+        for place in range(3):
+            counts[place][cards[-1 - place]] += 1
+    for by_card in counts:
+        assert min(by_card) > 120 and max(by_card) < 290  # 200 expected each

@@ -20,7 +20,13 @@ from escoba.cheater import true_world
 from escoba.engine import Phase, RuleSet, view
 from escoba.engine.actions import Play
 from escoba.engine.cards import VALUE
-from playouts import PLAYOUTS, careful_playout_reference, careful_then_probable, probable_move
+from playouts import (
+    PLAYOUTS,
+    careful_move_reference,
+    careful_playout_reference,
+    careful_then_probable,
+    probable_move,
+)
 
 from .helpers import random_round_states
 
@@ -165,3 +171,30 @@ def test_the_memoised_careful_playout_makes_the_reference_s_moves(
         )
         compared += 1
     assert compared > 100
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: "+".join(r.variants()) or "site")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_careful_move_makes_the_reference_s_move(rules: RuleSet, players: int) -> None:
+    """A differential test (issue 35): `careful_move` in one loop, the
+    reply worked out only for the options that can come near the best,
+    makes the move of `options_of` and `best_weighed`
+    (bench/playouts.py's `careful_move_reference`) at every step of
+    reference playouts from every position of random rounds, with the
+    sim's own hands and with others dealt from the unseen cards."""
+    rng = random.Random(350 + players)
+    compared = 0
+    for state in random_round_states(players, seed=3500 + players, rounds=6, rules=rules):
+        if state.phase is not Phase.PLAYING:
+            continue
+        seat = state.round.turn
+        worlds = [true_world(state), knowledge(view(state, seat)).sample(rng)]
+        for sim in worlds:
+            step = sim.copy()
+            while not step.over:
+                count, worth = _unplayed(step)
+                move = careful_move_reference(step, count, worth)
+                assert careful_move(step, count, worth) == move
+                step.apply(move)
+                compared += 1
+    assert compared > 5_000

@@ -39,7 +39,7 @@ import random
 from dataclasses import dataclass
 
 from escoba.bots.judge import Judge
-from escoba.bots.knowledge import Knowledge, shuffle
+from escoba.bots.knowledge import Knowledge, shuffle, shuffle_tail
 from escoba.bots.sim import RoundSim
 from escoba.engine.captures import index_groups
 from escoba.engine.cards import FIFTEEN, VALUE
@@ -202,8 +202,16 @@ class PosteriorSampler:
         obs: list[Observation],
         rng: random.Random,
         pool: int = POOL,
+        hands_only: bool = False,
     ) -> None:
+        """`hands_only`: the deck's order is never read (a search that stops
+        at the end of the current deal): the pool draws the hidden hands
+        alone (the last cards of a shuffle cut short, as likely as a whole
+        shuffle's first), and a world's deck is the rest of the unseen
+        cards in their order, unshuffled; else each deal is a whole shuffle
+        (`knowledge.shuffle`) and each world's deck is shuffled afresh."""
         self.know = know
+        self.hands_only = hands_only
         self.obs = obs
         self.hidden = [s for s in range(know.players) if s != know.seat]
         self.deals: list[list[list[int]]] = []
@@ -217,10 +225,18 @@ class PosteriorSampler:
         own = type(self).weighed is not PosteriorSampler.weighed
         terms = [[(o.known, o.weight) for o in obs if o.seat == s] for s in self.hidden]
         total = 0.0
+        drawn = sum(sizes[s] for s in self.hidden)
+        first = len(unseen) - drawn if hands_only else 0
+        if hands_only and not own:
+            self._hands_pool(unseen, drawn, terms, pool, rng)
+            return
         for _ in range(pool):
-            shuffle(unseen, rng)
+            if hands_only:
+                shuffle_tail(unseen, drawn, rng)
+            else:
+                shuffle(unseen, rng)
             hands: list[list[int]] = []
-            pos = 0
+            pos = first
             w = 1.0
             for s, seen in zip(self.hidden, terms, strict=True):
                 hand = unseen[pos : pos + sizes[s]]
@@ -234,6 +250,52 @@ class PosteriorSampler:
             total += w
             self.deals.append(hands)
             self.cum.append(total)
+
+    def _hands_pool(
+        self,
+        unseen: list[int],
+        drawn: int,
+        terms: list[list[tuple[float, dict[int, float]]]],
+        pool: int,
+        rng: random.Random,
+    ) -> None:
+        """The pool of `hands_only` (`__init__`'s loop, the same deals and
+        weights): `shuffle_tail` inline, each seat's slice of the drawn
+        cards and its observations' weights by card number found once."""
+        n = len(unseen)
+        steps = [(i, i + 1, (i + 1).bit_length()) for i in range(n - 1, max(n - 1 - drawn, 0), -1)]
+        slices = []
+        pos = n - drawn
+        for s, seen in zip(self.hidden, terms, strict=True):
+            size = self.know.hand_sizes[s]
+            by_card = []
+            for known, weight in seen:
+                table = [0.0] * 40
+                for c, x in weight.items():
+                    table[c] = x
+                by_card.append((known, table.__getitem__))
+            slices.append((pos, pos + size, by_card))
+            pos += size
+        getrandbits = rng.getrandbits
+        deals = self.deals
+        cum = self.cum
+        total = 0.0
+        for _ in range(pool):
+            for i, m, b in steps:
+                j = getrandbits(b)
+                while j >= m:
+                    j = getrandbits(b)
+                unseen[i], unseen[j] = unseen[j], unseen[i]
+            hands = []
+            w = 1.0
+            for a, e, by_card in slices:
+                hand = unseen[a:e]
+                hands.append(hand)
+                for known, weight_of in by_card:
+                    w /= known + sum(map(weight_of, hand))
+            total += w
+            deals.append(hands)
+            cum.append(total)
 
     def evidence(self) -> bool:
         """Whether any play weighs the worlds (else they are uniform)."""
@@ -251,7 +313,19 @@ class PosteriorSampler:
     def sample(self, rng: random.Random) -> RoundSim:
         know = self.know
         if not self.deals:
-            return know.sample(rng)
+            if not self.hands_only:
+                return know.sample(rng)
+            cards = list(know.unseen)
+            drawn = sum(know.hand_sizes[s] for s in self.hidden)
+            shuffle_tail(cards, drawn, rng)
+            sim = know.base.copy()
+            pos = len(cards) - drawn
+            for s in self.hidden:
+                k = know.hand_sizes[s]
+                sim.hands[s] = cards[pos : pos + k]
+                pos += k
+            sim.deck = cards[: len(cards) - drawn]
+            return sim
         (hands,) = rng.choices(self.deals, cum_weights=self.cum)
         sim = know.base.copy()
         held: set[int] = set()
@@ -259,7 +333,8 @@ class PosteriorSampler:
             sim.hands[s] = hand[:]
             held.update(hand)
         deck = [c for c in know.unseen if c not in held]
-        shuffle(deck, rng)
+        if not self.hands_only:
+            shuffle(deck, rng)
         sim.deck = deck
         return sim
 

@@ -42,6 +42,22 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+def shuffle_tail(cards: list[int], k: int, rng: random.Random) -> None:
+    """The first `k` steps of `shuffle`'s Fisher-Yates: the last `k` places
+    of `cards` hold `k` cards drawn at random without replacement, in random
+    order (as likely as the last `k` of a whole shuffle, for `k` draws
+    instead of `len(cards) - 1`)."""
+    getrandbits = rng.getrandbits
+    n = len(cards)
+    for i in range(n - 1, max(n - 1 - k, 0), -1):
+        m = i + 1
+        b = _BITS[m] if m < len(_BITS) else m.bit_length()
+        j = getrandbits(b)
+        while j >= m:
+            j = getrandbits(b)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 @dataclass(frozen=True, slots=True)
 class Knowledge:
     seat: int

@@ -13,9 +13,10 @@ quicker greedy playouts of her research are bench/playouts.py's.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 from math import comb, erf
-from typing import Final
+from typing import Any, Final
 
 from escoba.bots.judge import claim_first, expected_best
 from escoba.bots.sim import RoundSim, SimMove
@@ -73,19 +74,39 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
     careful player: it makes Carmen's choice in nine positions of ten,
     where `probable_move` makes it in eight.
     `unplayed[x]` counts the cards of value x still in hands or deck,
-    `unplayed_gain[x]` sums their worth."""
+    `unplayed_gain[x]` sums their worth.
+
+    It is `options_of` and `best_weighed` (Carmen's rule, `reply` 1 and no
+    `stake`) in one loop, the next player's odds kept by card value and
+    each table's takes listed by the values that take something
+    (`_positive_takes`): the same move, every figure summed in the same
+    order, at about half the cost (issue 35; bench/playouts.py's
+    `careful_move_reference` is the two functions, and a differential test
+    holds this one to it)."""
     if sim.claim_card >= 0:
         claim = best_claim(sim)
         if claim is not None:
             return claim
-    options, must, only = options_of(sim)
-    if only is not None:
-        return only  # one move only: nothing to weigh
     seat = sim.turn
     hand = sim.hands[seat]
+    table = sim.table
     gain = sim.gain
+    if table:
+        vals = tuple([VALUE[c] for c in table])
+        options = [(card, index_groups(FIFTEEN - VALUE[card], vals)) for card in hand]
+    else:
+        options = [(card, ()) for card in hand]
+    must = sim.rules.compulsory_capture and any([groups for _, groups in options])
+    if len(hand) == 1:
+        card, groups = options[0]
+        if not groups:
+            return (False, card, ())
+        if must and len(groups) == 1:
+            return (False, card, tuple([table[i] for i in groups[0]]))
     plays_left = sim.plays_left
-    odds: list[tuple[int, float, float]] = []  # (value, chance held, mean worth)
+    # odds[x]: (the chance the next player holds a card of value x, the mean
+    # worth of those cards), or None: none unplayed outside the mover's hand
+    odds: list[tuple[float, float] | None] | None = None
     if plays_left > 1:
         nxt = (seat + 1) % sim.n
         h = len(sim.hands[nxt]) or (HAND_SIZE if sim.deck else 0)
@@ -98,11 +119,113 @@ def careful_move(sim: RoundSim, unplayed: list[int], unplayed_gain: list[float])
             for c in hand:
                 mine[VALUE[c]] += 1
                 mine_gain[VALUE[c]] += gain[c]
+            odds = [None] * 11
             for x in range(1, 11):
                 k = unplayed[x] - mine[x]
                 if k > 0:
-                    odds.append((x, holds[k][hh], (unplayed_gain[x] - mine_gain[x]) / k))
-    return best_weighed(sim.table, options, must, gain, odds, plays_left == 1)
+                    odds[x] = (holds[k][hh], (unplayed_gain[x] - mine_gain[x]) / k)
+            if not any(odds):
+                odds = None
+    last_play = plays_left == 1
+    # every option in order: [score, move, the table left for the reply
+    # (None: the score is final), the card open to a claim]
+    scored: list[_Option] = []
+    for card, groups in options:
+        if not must:
+            if odds is None:
+                scored.append([-0.0, (False, card, ()), None, -1])
+            else:
+                laid = list(table)
+                insort(laid, card)
+                scored.append([0.0, (False, card, ()), tuple(laid), card if groups else -1])
+        for g in groups:
+            score = gain[card]
+            left = list(table)
+            for i in reversed(g):
+                score += gain[left.pop(i)]
+            taken = tuple([table[i] for i in g])
+            if not left:
+                scored.append([score + W_ESCOBA, (False, card, taken), None, -1])
+            elif last_play:
+                scored.append(
+                    [score + sum([gain[c] for c in left]), (False, card, taken), None, -1]
+                )
+            elif odds is not None:
+                scored.append([score, (False, card, taken), tuple(left), -1])
+            else:
+                scored.append([score, (False, card, taken), None, -1])
+    if odds is not None:
+        # The reply is worked out best bound first, and not at all for an
+        # option that cannot come near the best: its score (its take less
+        # the reply, never more than the take) is below another's by more
+        # than the rule's tolerances add up to, so it never becomes the best
+        # choice in the loop below, nor changes which option does.
+        top = max([o[0] for o in scored if o[2] is None], default=-1e9)
+        for o in sorted([o for o in scored if o[2] is not None], key=_bound, reverse=True):
+            if o[0] < top - _FAR:
+                o[0] = -1e9
+            else:
+                o[0] -= _reply(o[2], o[3], odds, gain, id(gain))
+                if o[0] > top:
+                    top = o[0]
+    best_score = -1e9
+    best: SimMove = (False, options[0][0], ())
+    for score, move, _, _ in scored:
+        if score > best_score + 1e-9:
+            best_score = score
+            best = move
+    return best
+
+
+#: An option of `careful_move`: [score (a bound while the reply is not yet
+#: taken off), move, the table the reply is weighed on (None: the score is
+#: final), the card open to a claim on it (-1: none)].
+_Option = list[Any]
+
+
+def _bound(option: _Option) -> float:
+    return float(option[0])
+
+
+#: How far below another option's score an option's bound must be for
+#: `careful_move` to leave it out: far more than the 1e-9 by which a later
+#: option must beat an earlier one, times any number of options.
+_FAR = 1e-6
+
+
+def _reply(
+    table: tuple[int, ...],
+    claimable: int,
+    odds: list[tuple[float, float] | None],
+    gain: Sequence[float],
+    prices: int,
+) -> float:
+    """`expected_reply` with the odds by card value (`careful_move`'s): the
+    same figure."""
+    claim_gain = 0.0
+    if claimable >= 0:
+        key = (table, claimable, prices)
+        claimed = _CLAIMS.get(key)
+        if claimed is None:
+            first, rest = claim_first(table, claimable, gain)
+            if len(_CLAIMS) >= _TAKES_LIMIT:
+                _CLAIMS.clear()
+            claimed = _CLAIMS[key] = (first, tuple(rest))
+        claim_gain, table = claimed
+        if not table:
+            return claim_gain
+    takes = _POSITIVE.get((table, prices))
+    if takes is None:
+        takes = _positive_takes(table, gain)
+    options = [(o[1] + t, o[0]) for x, t in takes if (o := odds[x]) is not None]
+    # judge.expected_best, inline
+    options.sort(reverse=True)
+    expected = 0.0
+    none_better = 1.0
+    for worth, p in options:
+        expected += worth * p * none_better
+        none_better *= 1.0 - p
+    return claim_gain + expected
 
 
 #: The mover's cards in hand order, each with the groups of places on the
@@ -200,6 +323,20 @@ def _takes(table: tuple[int, ...], gain: Sequence[float]) -> tuple[float, ...]:
         if len(_TAKES) >= _TAKES_LIMIT:
             _TAKES.clear()
         found = _TAKES[key] = tuple(out)
+    return found
+
+
+#: (table, the price list's id) → `_TAKES` of the table as (value, take)
+#: pairs, the values that take something only, in ascending order.
+_POSITIVE: dict[tuple[tuple[int, ...], int], tuple[tuple[int, float], ...]] = {}
+
+
+def _positive_takes(table: tuple[int, ...], gain: Sequence[float]) -> tuple[tuple[int, float], ...]:
+    """`_POSITIVE`'s entry for `table` under `gain`."""
+    takes = _TAKES.get((table, id(gain))) or _takes(table, gain)
+    if len(_POSITIVE) >= _TAKES_LIMIT:
+        _POSITIVE.clear()
+    found = _POSITIVE[(table, id(gain))] = tuple([(x, t) for x, t in enumerate(takes) if t > 0.0])
     return found
 
 
