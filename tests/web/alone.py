@@ -35,15 +35,21 @@ class Heard:
 
 
 @contextmanager
-def service_alone(db_url: str, clock: ManualClock) -> Iterator[TableService]:
-    """A table service on the test's (migrated) database, its clock the
-    test's, robots answering at once; the hook's first listener a `Heard`."""
+def database_alone(db_url: str) -> Iterator[tuple[Database, Settings]]:
+    """The test's (migrated) database, and settings that name it."""
     db = Database(db_url)
-    settings = Settings(database_url=db_url, secret_key="test-secret")
     try:
-        yield TableService(db, settings, clock, Heard(), brain=first_legal, rng=random.Random(7))
+        yield db, Settings(database_url=db_url, secret_key="test-secret")
     finally:
         db.dispose()
+
+
+@contextmanager
+def service_alone(db_url: str, clock: ManualClock) -> Iterator[TableService]:
+    """A table service on the test's database, its clock the test's, robots
+    answering at once; the hook's first listener a `Heard`."""
+    with database_alone(db_url) as (db, settings):
+        yield TableService(db, settings, clock, Heard(), brain=first_legal, rng=random.Random(7))
 
 
 def playing(service: TableService) -> tuple[Joined, Joined]:

@@ -193,6 +193,21 @@ def _bound(option: _Option) -> float:
 _FAR = 1e-6
 
 
+def _claimed(
+    table: tuple[int, ...], claimable: int, gain: Sequence[float], prices: int
+) -> tuple[float, tuple[int, ...]]:
+    """The next player's claim on `claimable` first (`claim_first`): what it
+    gains and the table it leaves, kept by table and prices (`_CLAIMS`)."""
+    key = (table, claimable, prices)
+    claimed = _CLAIMS.get(key)
+    if claimed is None:
+        first, rest = claim_first(table, claimable, gain)
+        if len(_CLAIMS) >= _TAKES_LIMIT:
+            _CLAIMS.clear()
+        claimed = _CLAIMS[key] = (first, tuple(rest))
+    return claimed
+
+
 def _reply(
     table: tuple[int, ...],
     claimable: int,
@@ -204,14 +219,7 @@ def _reply(
     same figure."""
     claim_gain = 0.0
     if claimable >= 0:
-        key = (table, claimable, prices)
-        claimed = _CLAIMS.get(key)
-        if claimed is None:
-            first, rest = claim_first(table, claimable, gain)
-            if len(_CLAIMS) >= _TAKES_LIMIT:
-                _CLAIMS.clear()
-            claimed = _CLAIMS[key] = (first, tuple(rest))
-        claim_gain, table = claimed
+        claim_gain, table = _claimed(table, claimable, gain, prices)
         if not table:
             return claim_gain
     takes = _POSITIVE.get((table, prices))
@@ -359,14 +367,7 @@ def expected_reply(
     prices = id(gain)
     claim_gain = 0.0
     if claimable >= 0:
-        key = (table, claimable, prices)
-        claimed = _CLAIMS.get(key)
-        if claimed is None:
-            first, rest = claim_first(table, claimable, gain)
-            if len(_CLAIMS) >= _TAKES_LIMIT:
-                _CLAIMS.clear()
-            claimed = _CLAIMS[key] = (first, tuple(rest))
-        claim_gain, table = claimed
+        claim_gain, table = _claimed(table, claimable, gain, prices)
         if not table:
             return claim_gain
     takes = _TAKES.get((table, prices)) or _takes(table, gain)

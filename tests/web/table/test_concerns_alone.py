@@ -12,9 +12,7 @@ import pytest
 
 from escoba import engine as eng
 from escoba.web.base.clock import ManualClock
-from escoba.web.base.db import Database
 from escoba.web.base.errors import Conflict, Forbidden
-from escoba.web.base.settings import Settings
 from escoba.web.table.command_path import CommandPath
 from escoba.web.table.ending import Ending
 from escoba.web.table.history import GameHistory
@@ -27,19 +25,15 @@ from escoba.web.table.reads import Reads
 from escoba.web.table.rematch import Rematches
 from escoba.web.table.story import StoryReads
 
-from ..alone import Heard
+from ..alone import Heard, database_alone
 from ..conftest import first_legal
 
 
 @pytest.fixture
 def path(db_url: str, clock: ManualClock) -> Iterator[CommandPath]:
     """A command path of the test's own: its first listener a `Heard`."""
-    db = Database(db_url)
-    settings = Settings(database_url=db_url, secret_key="test-secret")
-    try:
+    with database_alone(db_url) as (db, settings):
         yield CommandPath(db, settings, clock, Heard(), brain=first_legal, rng=random.Random(3))
-    finally:
-        db.dispose()
 
 
 def _heard(path: CommandPath) -> Heard:
