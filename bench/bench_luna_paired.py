@@ -109,7 +109,7 @@ def cache_name(variant: str) -> str:
     if variant != "base":
         return variant.replace("/", "_").replace(":", "~")
     defaults = inspect.signature(TunableLuna).parameters
-    shown = ("rollout", "max_worlds", "prior", "beta", "carmen_reply", "endgame")
+    shown = ("rollout", "max_worlds", "prior", "beta", "carmen_reply", "endgame", "horizon")
     return "base(" + ",".join(f"{k}={defaults[k].default}" for k in shown) + ")"
 
 

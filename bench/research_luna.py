@@ -12,7 +12,8 @@ what she always does in src/:
 - `beta`: the sharpness of the opponent model that weighs the worlds
   (`inference.BETA`; 0: uniform worlds);
 - `horizon`: the deals played out after the current one before the
-  position is scored by `policy.expected_points` (hers: None, to the end);
+  position is scored by `policy.expected_points` (hers: `luna.HORIZON`, 0;
+  None: to the round's end, as she played before issue 35);
 - `carmen_reply`: the candidates are answered by Carmen's rule (`reply`);
 - `endgame`: once she sees the whole rest of the round, only the exactly
   best moves compete (`endgame`).
@@ -33,11 +34,19 @@ from escoba.bots.endgame import known_world, solve
 from escoba.bots.inference import BETA
 from escoba.bots.judge import Judge
 from escoba.bots.knowledge import Knowledge, knowledge
-from escoba.bots.luna import PRIOR, Luna, Timer, _combine, best_action, search
+from escoba.bots.luna import (
+    HORIZON,
+    PRIOR,
+    Luna,
+    Timer,
+    _combine,
+    best_action,
+    playout_stop,
+    search,
+)
 from escoba.bots.policy import careful_playout
 from escoba.bots.sim import RoundSim, SimMove
 from escoba.engine.actions import Action
-from escoba.engine.rules import HAND_SIZE
 from escoba.engine.view import View
 from playouts import PLAYOUTS
 
@@ -54,7 +63,7 @@ class TunableLuna(Luna):
         rollout: str = "careful",
         prior: float = PRIOR,
         beta: float = BETA,
-        horizon: int | None = None,
+        horizon: int | None = HORIZON,
         carmen_reply: bool = True,
         endgame: bool = True,
         limit: float | None = 0.4,
@@ -142,7 +151,7 @@ def cut_at(
     given (None: to the round's end)."""
     if horizon is None:
         return policy
-    return partial(policy, stop=max(0, know.deck_size - horizon * HAND_SIZE * know.players))
+    return partial(policy, stop=playout_stop(horizon, know))
 
 
 class PlayedOutEvaluator(LunaEvaluator):
