@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from escoba.bots.luna import Luna
 from escoba.engine import Phase, view
 
 from .helpers import answers_as_carmen, carmen_rounds, random_round_states
@@ -21,7 +22,6 @@ def test_tunable_luna_at_her_defaults_is_luna(players: int) -> None:
     own choice in every position, from the same random source (the same
     worlds, the same figures): the paired bench's `base`, and every try
     built on it, is today's Luna."""
-    from escoba.bots.luna import Luna
     from research_luna import TunableLuna
 
     luna = Luna(budget=10.0, min_worlds=6, max_worlds=6, limit=None)
@@ -33,6 +33,28 @@ def test_tunable_luna_at_her_defaults_is_luna(players: int) -> None:
         v = view(state, state.round.turn)
         if len(v.legal) > 1:
             assert tunable.choose(v, random.Random(i)) == luna.choose(v, random.Random(i))
+            chosen += 1
+    assert chosen > 10
+
+
+def test_the_frozen_luna_still_plays_out_to_the_rounds_end() -> None:
+    """issue 35 cut Luna's playouts at the deal's end; the mark of issue 27
+    (`luna-2026-12`) is the Luna before it: `TunableLuna(horizon=None)`,
+    choice for choice."""
+    from escoba.tournament.entrants import FROZEN
+    from research_luna import TunableLuna
+
+    frozen = FROZEN["luna-2026-12"]()
+    assert isinstance(frozen, Luna) and frozen.horizon is None and Luna.horizon == 0
+    frozen.budget, frozen.min_worlds, frozen.max_worlds, frozen.limit = 10.0, 6, 6, None
+    before = TunableLuna(budget=10.0, min_worlds=6, max_worlds=6, limit=None, horizon=None)
+    chosen = 0
+    for i, state in enumerate(random_round_states(2, seed=35, rounds=1)):
+        if state.phase is not Phase.PLAYING:
+            continue
+        v = view(state, state.round.turn)
+        if len(v.legal) > 1:
+            assert frozen.choose(v, random.Random(i)) == before.choose(v, random.Random(i))
             chosen += 1
     assert chosen > 10
 
