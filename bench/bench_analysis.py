@@ -47,7 +47,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -56,6 +56,7 @@ from escoba.analysis.model import MARKS, RoundAnalysis
 from escoba.bots import get_robot
 from escoba.engine import GameState, Phase, RuleSet, apply, new_game, shuffled_deck, view
 from escoba.engine.round_steps import recorded_action, round_states
+from escoba.engine.view import View
 
 
 def play(players: int, robot: str, seed: int) -> GameState:
@@ -225,18 +226,25 @@ def luna_one(args: argparse.Namespace) -> dict[str, Any]:
     luna = Luna(budget=math.inf, min_worlds=args.worlds[0], max_worlds=args.worlds[0], limit=None)
     seconds = 0.0
     choices: list[str] = []
-    for r in range(args.rounds):
-        final = play(players, "carmen", args.seed + r)
+    for v in choice_views(players, args.rounds, args.seed):
+        start = time.process_time()
+        action = luna.choose(v, random.Random(len(choices)))
+        seconds += time.process_time() - start
+        choices.append(json.dumps(action.to_dict(), sort_keys=True))
+    return {"decisions": len(choices), "cpu": seconds, "choices": choices}
+
+
+def choice_views(players: int, rounds: int, seed: int) -> Iterator[View]:
+    """The view of the seat on turn at every turn with a choice of `rounds`
+    rounds of Carmen at `players` (seeds `seed`, `seed + 1`…): the positions
+    Luna's benchmarks decide."""
+    for r in range(rounds):
+        final = play(players, "carmen", seed + r)
         summary = final.finished_rounds[-1]
         for before, _ in list(round_states(summary, players, final.rules))[:-1]:
-            v = view(before, before.round.turn)
-            if len(v.legal) < 2:
-                continue
-            start = time.process_time()
-            action = luna.choose(v, random.Random(len(choices)))
-            seconds += time.process_time() - start
-            choices.append(json.dumps(action.to_dict(), sort_keys=True))
-    return {"decisions": len(choices), "cpu": seconds, "choices": choices}
+            seen = view(before, before.round.turn)
+            if len(seen.legal) >= 2:
+                yield seen
 
 
 def luna(args: argparse.Namespace) -> dict[str, Any]:

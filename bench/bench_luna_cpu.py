@@ -25,11 +25,10 @@ import os
 import random
 import time
 
-from bench_analysis import play, round_states
+from bench_analysis import choice_views
 from bench_luna_paired import parse
 from escoba.bots import policy
 from escoba.bots.luna import Luna
-from escoba.engine import view
 from research_luna import TunableLuna
 
 #: policy's memos, by name: each variant has its own set
@@ -54,25 +53,19 @@ def main() -> None:
         cpu = dict.fromkeys(lunas, 0.0)
         alike = dict.fromkeys(lunas, 0)
         n = 0
-        for r in range(args.rounds):
-            final = play(players, "carmen", args.seed + r)
-            summary = final.finished_rounds[-1]
-            for before, _ in list(round_states(summary, players, final.rules))[:-1]:
-                seen = view(before, before.round.turn)
-                if len(seen.legal) < 2:
-                    continue
-                names = list(lunas)
-                order = names[n % len(names) :] + names[: n % len(names)]
-                chose = {}
-                for name in order:
-                    for memo, held in memos[name].items():
-                        setattr(policy, memo, held)
-                    start = time.process_time()
-                    chose[name] = lunas[name].choose(seen, random.Random(n))
-                    cpu[name] += time.process_time() - start
-                for name in lunas:
-                    alike[name] += chose[name] == chose["base"]
-                n += 1
+        for seen in choice_views(players, args.rounds, args.seed):
+            names = list(lunas)
+            order = names[n % len(names) :] + names[: n % len(names)]
+            chose = {}
+            for name in order:
+                for memo, held in memos[name].items():
+                    setattr(policy, memo, held)
+                start = time.process_time()
+                chose[name] = lunas[name].choose(seen, random.Random(n))
+                cpu[name] += time.process_time() - start
+            for name in lunas:
+                alike[name] += chose[name] == chose["base"]
+            n += 1
         row = {
             name: {
                 "ms_per_decision": round(1000 * cpu[name] / n, 1),

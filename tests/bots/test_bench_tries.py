@@ -26,13 +26,20 @@ def test_tunable_luna_at_her_defaults_is_luna(players: int) -> None:
 
     luna = Luna(budget=10.0, min_worlds=6, max_worlds=6, limit=None)
     tunable = TunableLuna(budget=10.0, min_worlds=6, max_worlds=6, limit=None)
+    _choose_alike(tunable, luna, players, seed=36 + players)
+
+
+def _choose_alike(first: Luna, second: Luna, players: int, seed: int) -> None:
+    """`first` and `second` make the same choice in every position with a
+    choice of a random round (each from the same random source), and there
+    are more than ten such positions."""
     chosen = 0
-    for i, state in enumerate(random_round_states(players, seed=36 + players, rounds=1)):
+    for i, state in enumerate(random_round_states(players, seed=seed, rounds=1)):
         if state.phase is not Phase.PLAYING:
             continue
         v = view(state, state.round.turn)
         if len(v.legal) > 1:
-            assert tunable.choose(v, random.Random(i)) == luna.choose(v, random.Random(i))
+            assert first.choose(v, random.Random(i)) == second.choose(v, random.Random(i))
             chosen += 1
     assert chosen > 10
 
@@ -48,15 +55,7 @@ def test_the_frozen_luna_still_plays_out_to_the_rounds_end() -> None:
     assert isinstance(frozen, Luna) and frozen.horizon is None and Luna.horizon == 0
     frozen.budget, frozen.min_worlds, frozen.max_worlds, frozen.limit = 10.0, 6, 6, None
     before = TunableLuna(budget=10.0, min_worlds=6, max_worlds=6, limit=None, horizon=None)
-    chosen = 0
-    for i, state in enumerate(random_round_states(2, seed=35, rounds=1)):
-        if state.phase is not Phase.PLAYING:
-            continue
-        v = view(state, state.round.turn)
-        if len(v.legal) > 1:
-            assert frozen.choose(v, random.Random(i)) == before.choose(v, random.Random(i))
-            chosen += 1
-    assert chosen > 10
+    _choose_alike(frozen, before, 2, seed=35)
 
 
 @pytest.mark.parametrize(
