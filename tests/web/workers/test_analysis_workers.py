@@ -105,10 +105,22 @@ class Worker:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
 
+    def freeze(self) -> None:
+        """SIGSTOP to the worker and its pool: what it holds stays held, and
+        nothing of it moves on until `thaw`."""
+        os.killpg(self.pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        os.killpg(self.pid, signal.SIGCONT)
+
     def stop(self) -> int:
+        """SIGTERM, as a service manager stops it (a frozen worker is thawed
+        to hear it)."""
         assert self.proc is not None
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
+            with suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGCONT)
             try:
                 self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
@@ -134,6 +146,35 @@ def workers(*items: Worker) -> Iterator[list[Worker]]:
 def analyses(engine: Engine) -> list[Any]:
     with engine.connect() as conn:
         return list(conn.execute(select(_A).order_by(_A.c.id)))
+
+
+def held_by(engine: Engine, worker: Worker) -> Any:
+    """The round `worker` is analysing now (its row), or None."""
+    return next(
+        (
+            r
+            for r in analyses(engine)
+            if r.status == "running" and (r.claimed_by or "").endswith(f":{worker.pid}")
+        ),
+        None,
+    )
+
+
+def frozen_mid_round(engine: Engine, worker: Worker) -> Any:
+    """`worker` frozen (`Worker.freeze`) while it holds a round with three
+    steps or more still to weigh: whatever the worker does next (killed,
+    stopped), that round is unfinished. The round's row. However quick a
+    round's analysis is, the worker is caught in one: it is looked at every
+    50 ms and frozen again until it holds one far from its end."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if wait_until(lambda: held_by(engine, worker) is not None, 1):
+            worker.freeze()
+            row = held_by(engine, worker)
+            if row is not None and row.done <= row.total - 3:
+                return row
+            worker.thaw()
+    raise AssertionError(f"the worker held no round: {worker.text()[-3000:]}")
 
 
 def finish_games(url: str, count: int, seed: int) -> None:
@@ -196,29 +237,20 @@ def test_a_round_left_by_a_killed_worker_is_run_by_the_other_and_a_stopped_one_g
     slow = {"ESCOBA_ANALYSIS_WORLDS": "96", "ESCOBA_ANALYSIS_STALE_SECONDS": "3"}
     doomed = Worker(url, tmp_path, slow).start()
     try:
+        doomed.freeze()  # the rounds wait queued, whatever a round's analysis costs
         finish_games(url, 1, seed=31)
-
-        def held_by(worker: Worker) -> Any:
-            return next(
-                (
-                    r
-                    for r in analyses(engine)
-                    if r.status == "running" and (r.claimed_by or "").endswith(f":{worker.pid}")
-                ),
-                None,
-            )
-
-        assert wait_until(lambda: held_by(doomed) is not None, 60)
-        lost = held_by(doomed).id
+        doomed.thaw()
+        lost = frozen_mid_round(engine, doomed).id
         doomed.kill()
         with workers(Worker(url, tmp_path, slow)) as (survivor,):
             assert wait_until(lambda: all(r.status == "done" for r in analyses(engine)), 180)
             assert lost in survivor.analysed()
             assert lost not in doomed.analysed()
             # and a worker stopped mid-round gives it back, unfinished
+            survivor.freeze()
             finish_games(url, 1, seed=32)
-            assert wait_until(lambda: held_by(survivor) is not None, 60)
-            given = held_by(survivor).id
+            survivor.thaw()
+            given = frozen_mid_round(engine, survivor).id
             assert survivor.stop() == 0
         row = next(r for r in analyses(engine) if r.id == given)
         assert (row.status, row.done) == ("queued", 0)
