@@ -132,6 +132,42 @@ def test_every_robot_plays_only_legal_actions(players: int) -> None:
     assert min(counts.values()) >= 700
 
 
+def test_the_cheater_plays_its_playouts_to_the_rounds_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cheater knows the deck's order: its playouts run to the round's
+    end, where Luna's stop at the deal's end (issue 35) and estimate the
+    deals she cannot see. Cut like hers, the cheater lost 0.66 points a
+    round against Carmen: no longer the ceiling of Luna's search."""
+    import escoba.bots.luna as luna_module
+
+    stops: list[int] = []
+    playout = luna_module.careful_playout
+
+    def spied(sim: typing.Any, stop: int = 0) -> None:
+        stops.append(stop)
+        playout(sim, stop)
+
+    monkeypatch.setattr(luna_module, "careful_playout", spied)
+    rng = random.Random(35)
+    first_deal = [
+        s
+        for s in random_round_states(2, seed=35, rounds=2)
+        if s.phase is Phase.PLAYING
+        and len(s.round.deck) > 12
+        and len(view(s, s.round.turn).legal) > 1
+    ]
+    assert first_deal
+    for state in first_deal[:3]:
+        seat = state.round.turn
+        Cheater().choose_seeing(state, seat, rng)
+        assert stops and set(stops) == {0}
+        stops.clear()
+        small("luna").choose(view(state, seat), rng)
+        assert stops and min(stops) > 0  # hers stop with the deck's plays left
+        stops.clear()
+
+
 def test_cheater_plays_legally_from_the_state() -> None:
     cheater = Cheater()
     rng = random.Random(3)

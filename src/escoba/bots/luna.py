@@ -1,6 +1,7 @@
 """Luna, the strongest robot: a determinized (information-set) Monte Carlo
 search. (The benchmark cheater, `escoba.cheater`, runs the same search on the
-true cards; it lives outside this package, for it reads the game state.)
+true cards, its playouts to the round's end since it sees the deck; it lives
+outside this package, for it reads the game state.)
 
 For a decision Luna samples worlds consistent with everything her seat has
 seen this round (`knowledge`), weighed by what the other players' plays of
