@@ -150,15 +150,15 @@ def test_the_cheater_plays_its_playouts_to_the_rounds_end(
 
     monkeypatch.setattr(luna_module, "careful_playout", spied)
     rng = random.Random(35)
-    first_deal = [
+    before_the_last_deal = [
         s
         for s in random_round_states(2, seed=35, rounds=2)
         if s.phase is Phase.PLAYING
-        and len(s.round.deck) > 12
+        and len(s.round.deck) > 12  # a deal before the last: Luna cuts her playouts
         and len(view(s, s.round.turn).legal) > 1
     ]
-    assert first_deal
-    for state in first_deal[:3]:
+    assert before_the_last_deal
+    for state in before_the_last_deal[:3]:
         seat = state.round.turn
         Cheater().choose_seeing(state, seat, rng)
         assert stops and set(stops) == {0}
