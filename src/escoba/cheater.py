@@ -15,7 +15,7 @@ from typing import Any
 from escoba.bots.base import legal_of, moves_of
 from escoba.bots.endgame import known_world, solve
 from escoba.bots.knowledge import knowledge
-from escoba.bots.luna import Luna
+from escoba.bots.luna import PlayedOutLuna
 from escoba.bots.sim import RoundSim
 from escoba.engine.actions import Action
 from escoba.engine.cards import VALUE
@@ -47,16 +47,6 @@ def true_world(state: GameState) -> RoundSim:
     return sim
 
 
-class _SeeingLuna(Luna):
-    """Luna's search for one who knows the deck's order: her playouts stop
-    at the deal's end and estimate the deals she cannot see (issue 35), but
-    the cheater sees them, so its playouts run to the round's end. Cut like
-    hers, it lost 0.66 points a round against Carmen (1,000 deal pairs): it
-    would no longer be the ceiling of her search."""
-
-    horizon = None
-
-
 class Cheater:
     """Benchmark only, never seated: Luna's search with the true hidden cards
     (the other hands and the deck order) instead of samples. The playouts are
@@ -64,7 +54,7 @@ class Cheater:
     her guess of the next player's values, the cheater's uses the true ones.
     It measures how much Luna's uncertainty costs her: the ceiling of this
     kind of search. Knowing the deck, its playouts run to the round's end
-    (`_SeeingLuna`)."""
+    (`PlayedOutLuna`)."""
 
     name = "cheater"
     display_name = "Tramposo"
@@ -73,7 +63,7 @@ class Cheater:
     def __init__(self, **settings: Any) -> None:
         """The same settings as `Luna` (her defaults unless given): her
         time and worlds; the rest of her search is hers, fixed."""
-        self.luna = _SeeingLuna(**settings)
+        self.luna = PlayedOutLuna(**settings)
 
     def choose_seeing(self, state: GameState, seat: int, rng: random.Random) -> Action:
         seat_view = view(state, seat)

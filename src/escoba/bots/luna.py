@@ -75,8 +75,8 @@ PRIOR: Final = 1.0
 #: is estimated (`policy.expected_points`), as the analysis does (issue 35);
 #: None: to the round's end. At 0 a decision costs 0.24 / 0.36 / 0.46 of
 #: the playouts to the end at 2 / 3 / 4 players, for the same strength
-#: against Carmen (−0.003 ± 0.047 points a round over 2,000 deal pairs,
-#: bench/RESULTS-bots.md).
+#: against Carmen (−0.010 ± 0.033 points a round over 4,000 deal pairs,
+#: bench/RESULTS-bots.md). `PlayedOutLuna` keeps them to the end.
 HORIZON: Final = 0
 
 
@@ -295,3 +295,14 @@ class Luna:
             start=start,
         )
         return _combine(totals, worlds, legal, Judge(know, odds), self.prior, exact)
+
+
+class PlayedOutLuna(Luna):
+    """Luna with her playouts to the round's end (`horizon` None), as she
+    played before issue 35: for those who must not have them cut, never
+    seated. The frozen `luna-2026-12` (the mark of issue 27) and the
+    benchmark cheater, who sees the deck: cut like hers, the cheater lost
+    0.66 points a round against Carmen (1,000 deal pairs), for the cut
+    estimates exactly the deals it knows."""
+
+    horizon = None

@@ -11,25 +11,17 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from escoba.bots import ROBOTS, Robot, get_robot
-from escoba.bots.luna import Luna
+from escoba.bots.luna import PlayedOutLuna
 from escoba.cheater import Cheater
 from escoba.engine import GameState, view
 from escoba.engine.actions import Action
-
-
-class _LunaOfDecember(Luna):
-    """Luna of issue 16's plateau: her playouts ran to the round's end
-    (since issue 35 Luna's stop at the current deal's end, `luna.HORIZON`)."""
-
-    horizon = None
-
 
 #: Robots as they were, by name: each pins every setting of its day, so a
 #: change of the robot's defaults leaves it as it was (its code is today's:
 #: a change there is measured against it before it is kept). `luna-2026-12`
 #: is Luna at the plateau of issue 16 (bench/RESULTS-bots.md), the mark a
 #: new Luna must beat by +0.1 on the same deals (issue 27). She pins her
-#: time and worlds, and her playouts to the round's end (`_LunaOfDecember`);
+#: time and worlds, and her playouts to the round's end (`PlayedOutLuna`);
 #: the rest of that day's settings are no longer settings but what Luna
 #: always does (the careful playout, Carmen's answer to each candidate,
 #: worlds weighed at beta 25 (`inference.BETA`), Carmen's judgement at
@@ -37,7 +29,7 @@ class _LunaOfDecember(Luna):
 #: today's, and a change of them is measured against her before it is kept
 #: (bench/research_luna.py's `TunableLuna` varies them).
 FROZEN: dict[str, Callable[[], Robot]] = {
-    "luna-2026-12": lambda: _LunaOfDecember(budget=0.15, min_worlds=6, max_worlds=64, limit=0.4),
+    "luna-2026-12": lambda: PlayedOutLuna(budget=0.15, min_worlds=6, max_worlds=64, limit=0.4),
 }
 
 #: Benchmark-only entrants, never seatable at a table.
