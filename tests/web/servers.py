@@ -30,6 +30,11 @@ PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
 #: Under pytest-xdist, this process's worker ("gw0", "gw1", …): each worker
 #: has PostgreSQL databases of its own, beside the configured one.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+#: Seconds a server has to answer /health. It starts in about 3 s (5 s on a
+#: loaded machine, two workers with their robots' and analyses' pools); a
+#: CI machine twice as slow, with the other half of the suite beside it,
+#: once took over 30. Only a server that never starts waits this long.
+START_WAIT = 90.0
 
 
 @contextmanager
@@ -173,7 +178,7 @@ class Server:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, log_dir: Path, wait: float = 30.0) -> Server:
+    def start(self, log_dir: Path, wait: float = START_WAIT) -> Server:
         env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
@@ -202,7 +207,23 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
-        raise RuntimeError(f"server did not start: {self.log_path.read_text()[-3000:]}")
+        raise RuntimeError(
+            f"server did not start in {wait} s: {self.log_path.read_text()[-3000:]}\n"
+            f"its processes:\n{self.processes()}"
+        )
+
+    def processes(self) -> str:
+        """What `ps` says of every process this server started (its session):
+        which one is stuck, and whether it is running or waiting."""
+        if self.proc is None:
+            return ""
+        listed = subprocess.run(
+            ["ps", "-o", "pid,ppid,stat,etime,time,wchan:20,args", "-s", str(self.proc.pid)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return listed.stdout or listed.stderr
 
     def kill(self) -> None:
         """SIGKILL: no clean shutdown, as a crash."""
