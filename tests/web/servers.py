@@ -198,18 +198,21 @@ class Server:
             )
         self.groups.append(self.proc.pid)
         deadline = time.monotonic() + wait
+        answer = "nothing"  # the last /health answer: a 503's body says what is missing
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
             try:
-                if httpx.get(self.base + "/health", timeout=1).status_code == 200:
+                health = httpx.get(self.base + "/health", timeout=1)
+                if health.status_code == 200:
                     return self
-            except httpx.HTTPError:
-                pass
+                answer = f"{health.status_code} {health.text[:500]}"
+            except httpx.HTTPError as exc:
+                answer = repr(exc)
             time.sleep(0.05)
         raise RuntimeError(
             f"server did not start in {wait} s: {self.log_path.read_text()[-3000:]}\n"
-            f"its processes:\n{self.processes()}"
+            f"/health's last answer: {answer}\nits processes:\n{self.processes()}"
         )
 
     def processes(self) -> str:
