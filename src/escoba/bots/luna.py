@@ -75,7 +75,7 @@ PRIOR: Final = 1.0
 #: is estimated (`policy.expected_points`), as the analysis does (issue 35);
 #: None: to the round's end. At 0 a decision costs 0.24 / 0.36 / 0.46 of
 #: the playouts to the end at 2 / 3 / 4 players, for the same strength
-#: against Carmen (−0.010 ± 0.033 points a round over 4,000 deal pairs,
+#: against Carmen (−0.003 ± 0.027 points a round over 6,000 deal pairs,
 #: bench/RESULTS-bots.md). `PlayedOutLuna` keeps them to the end.
 HORIZON: Final = 0
 
