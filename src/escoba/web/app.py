@@ -264,7 +264,10 @@ def create_app(
         if isinstance(runner, RobotRunner):
             runner.start_pool()  # first: its worker processes fork from this one
         if analyses is not None:
-            analyses.start_pool()  # as the robots': forked before any thread starts
+            # forked before the app's own threads; the robots' pool's threads
+            # (and, with --workers, uvicorn's health-check thread) already run:
+            # nothing the forked workers use belongs to them
+            analyses.start_pool()
         # Routes run the service on the event loop (docs/deploy.md says what
         # a wait on a lock then costs); the few sync routes (readiness, files)
         # take worker threads, few of them: more would only queue on the GIL.
