@@ -30,10 +30,11 @@ PG_URL = os.environ.get("ESCOBA_TEST_DATABASE_URL")
 #: Under pytest-xdist, this process's worker ("gw0", "gw1", …): each worker
 #: has PostgreSQL databases of its own, beside the configured one.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
-#: Seconds a server has to answer /health. It starts in about 3 s (5 s on a
-#: loaded machine, two workers with their robots' and analyses' pools); a
-#: CI machine twice as slow, with the other half of the suite beside it,
-#: once took over 30. Only a server that never starts waits this long.
+#: Seconds a server has to answer /health. Two workers with their robots'
+#: and analyses' pools start in about 3 s, up to 11 s beside the tests and
+#: a robot benchmark; on a CI machine twice as slow, with the other half of
+#: the suite beside it, one once did not answer within 30 (slow or stuck:
+#: `start` now reports which). Only a server that never starts waits this long.
 START_WAIT = 90.0
 
 
