@@ -265,8 +265,8 @@ def create_app(
             runner.start_pool()  # first: its worker processes fork from this one
         if analyses is not None:
             # forked before the app's own threads; the robots' pool's threads
-            # (and, with --workers, uvicorn's health-check thread) already run:
-            # nothing the forked workers use belongs to them
+            # (and, with --workers, uvicorn's health-check thread) already run;
+            # none of them holds a lock the forked workers take, as far as we read
             analyses.start_pool()
         # Routes run the service on the event loop (docs/deploy.md says what
         # a wait on a lock then costs); the few sync routes (readiness, files)
